@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `hac` entry. Kept tiny: --version and --help answer without loading anything else (bench/startup).
+declare const __HAC_VERSION__: string;
+
+const args = process.argv.slice(2);
+if (args.includes('--version') || args.includes('-v')) {
+  process.stdout.write(`hac ${__HAC_VERSION__}\n`);
+} else {
+  const { main } = await import('./main.js');
+  process.exitCode = await main(args, __HAC_VERSION__);
+}

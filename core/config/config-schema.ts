@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+const caseInsensitive = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
+
+const positiveInt = z.number().int().positive();
+
+/** One entry of `models[]` as written in config.json (R-CFG-1). Unknown keys survive. */
+export const modelEntrySchema = z.looseObject({
+  provider: caseInsensitive(['openai', 'ollama']),
+  model: z.string().trim().min(1).optional(),
+  name: z.string().trim().min(1).optional(),
+  apiKey: z.string().optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  active: z.boolean().optional(),
+  think: z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])]).optional(),
+  toolMode: caseInsensitive(['native', 'prompt']).optional(),
+  contextWindow: positiveInt.optional(),
+});
+
+/** The whole config.json (R-CFG-1..5). Defaults are the seeds'. */
+export const configFileSchema = z
+  .looseObject({
+    logLevel: caseInsensitive(['debug', 'info', 'warn', 'error']).default('info'),
+    toolCallMode: caseInsensitive(['manual', 'auto']).default('manual'),
+    models: z.array(modelEntrySchema).default([]),
+    contextMaxChars: positiveInt.default(80_000),
+    minRecentMessages: z.number().int().min(0).default(5),
+    toolOutputMaxChars: positiveInt.default(10_000),
+    maxToolRounds: positiveInt.default(20),
+    firstByteTimeoutMs: positiveInt.optional(),
+    idleTimeoutMs: positiveInt.default(60_000),
+    confirmDestructiveTools: z.boolean().default(true),
+    summarize: z.boolean().default(true),
+    summaryModel: z.string().optional(),
+    askUserTool: z.boolean().default(true),
+  })
+  .superRefine((config, ctx) => {
+    config.models.forEach((entry, index) => {
+      if (!entry.model && !entry.name) {
+        ctx.addIssue({ code: 'custom', path: ['models', index, 'model'], message: 'the model id is missing' });
+      }
+    });
+    const active = config.models.flatMap((m, i) => (m.active ? [i] : []));
+    if (active.length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['models'],
+        message: `${active.length} models are marked "active": true (models[${active.join('], models[')}])`,
+      });
+    }
+    if (config.summaryModel && !config.models.some((m) => (m.name ?? m.model) === config.summaryModel || m.model === config.summaryModel)) {
+      ctx.addIssue({ code: 'custom', path: ['summaryModel'], message: `"${config.summaryModel}" is not one of models[]` });
+    }
+  });
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type ModelEntry = z.infer<typeof modelEntrySchema>;
+
+/** How to fix a problem, by the last key of its JSON path. */
+export const CONFIG_FIXES: Record<string, string> = {
+  provider: 'Use "openai" or "ollama".',
+  model: 'Add "model": "<model id>" (or "name") to this entry, e.g. "gpt-4o" or "llama3.2".',
+  name: 'Use a non-empty string.',
+  apiKey: 'Use a string: the key itself or "${OPENAI_API_KEY}" to read it from the environment.',
+  baseUrl: 'Use an http(s) URL such as "http://localhost:11434" or "https://api.openai.com/v1".',
+  active: 'Use true or false.',
+  models: 'Keep "active": true on one model at most (or none, and choose with /set-model).',
+  think: 'Use true, false, "low", "medium" or "high".',
+  toolMode: 'Use "native" or "prompt".',
+  contextWindow: 'Use a positive whole number of tokens.',
+  logLevel: 'Use one of "debug", "info", "warn", "error".',
+  toolCallMode: 'Use "manual" or "auto".',
+  summaryModel: 'Use the name of a model listed in models[], or remove the key.',
+};

@@ -1,0 +1,111 @@
+import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
+import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
+
+export type Provider = 'openai' | 'ollama';
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+
+/** A configured model, resolved: defaults applied, `model`/`name` sorted out (R-CFG-1). */
+export interface ModelConfig {
+  /** Position in config.json's `models[]`. */
+  index: number;
+  /** The id sent to the API. */
+  id: string;
+  /** The name shown to the user. */
+  label: string;
+  provider: Provider;
+  /** As written: may be `${ENV_VAR}`; resolve with `resolveApiKey` at request time. */
+  apiKey?: string;
+  baseUrl: string;
+  think?: ThinkSetting;
+  toolMode: 'native' | 'prompt';
+  contextWindow?: number;
+  active: boolean;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+/** The loaded config.json with every default applied. */
+export interface HacConfig {
+  file: string;
+  /** True when config.json does not exist. */
+  missing: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  toolCallMode: 'manual' | 'auto';
+  models: ModelConfig[];
+  activeModel: ModelConfig | undefined;
+  contextMaxChars: number;
+  minRecentMessages: number;
+  toolOutputMaxChars: number;
+  maxToolRounds: number;
+  confirmDestructiveTools: boolean;
+  summarize: boolean;
+  summaryModel: ModelConfig | undefined;
+  askUserTool: boolean;
+}
+
+export const DEFAULT_BASE_URL: Record<Provider, string> = {
+  openai: 'https://api.openai.com/v1',
+  ollama: 'http://localhost:11434',
+};
+
+/** Loads and validates config.json; throws ConfigError listing every problem (R-CFG-6). Never writes. */
+export async function loadConfig(file: string): Promise<HacConfig> {
+  const text = await readTextIfExists(file);
+  if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true);
+  const json = parseJsonText(file, text);
+  const parsed = validateJson(file, json, configFileSchema, CONFIG_FIXES);
+  return resolveConfig(file, parsed, false);
+}
+
+function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConfig {
+  const models = raw.models.map((entry, index) => resolveModel(entry, index, raw));
+  const activeModel = models.find((m) => m.active);
+  const summaryModel = raw.summaryModel
+    ? models.find((m) => m.label === raw.summaryModel || m.id === raw.summaryModel)
+    : activeModel;
+  return {
+    file,
+    missing,
+    logLevel: raw.logLevel,
+    toolCallMode: raw.toolCallMode,
+    models,
+    activeModel,
+    contextMaxChars: raw.contextMaxChars,
+    minRecentMessages: raw.minRecentMessages,
+    toolOutputMaxChars: raw.toolOutputMaxChars,
+    maxToolRounds: raw.maxToolRounds,
+    confirmDestructiveTools: raw.confirmDestructiveTools,
+    summarize: raw.summarize,
+    summaryModel,
+    askUserTool: raw.askUserTool,
+  };
+}
+
+function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelConfig {
+  // The schema guarantees one of the two; `model` is the API id, `name` the label (R-CFG-1).
+  const id = (entry.model ?? entry.name) as string;
+  return {
+    index,
+    id,
+    label: entry.name ?? id,
+    provider: entry.provider,
+    apiKey: entry.apiKey,
+    baseUrl: (entry.baseUrl ?? DEFAULT_BASE_URL[entry.provider]).replace(/\/+$/, ''),
+    think: entry.think,
+    toolMode: entry.toolMode ?? (entry.provider === 'ollama' ? 'prompt' : 'native'),
+    contextWindow: entry.contextWindow,
+    active: entry.active === true,
+    firstByteTimeoutMs: raw.firstByteTimeoutMs ?? (entry.provider === 'ollama' ? 120_000 : 20_000),
+    idleTimeoutMs: raw.idleTimeoutMs,
+  };
+}
+
+/** The API key to send: `${VAR}` read from the environment, else the literal key, else `OPENAI_API_KEY`. */
+export function resolveApiKey(model: ModelConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const written = model.apiKey?.trim();
+  if (written) {
+    const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(written);
+    return reference ? env[reference[1] as string] || undefined : written;
+  }
+  return env.OPENAI_API_KEY || undefined;
+}

@@ -1,0 +1,34 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Every file hac owns, derived from one home folder. The only module that knows where the home is (R-HOME-1). */
+export interface HacPaths {
+  home: string;
+  config: string;
+  systemPrompt: string;
+  mcpServers: string;
+  sessions: string;
+  logs: string;
+  history: string;
+}
+
+/** The home folder: `HAC_HOME` if set, else `$HOME/.humble-ai-cli`. */
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.HAC_HOME?.trim();
+  if (override) return path.resolve(override);
+  // eslint-disable-next-line no-restricted-properties -- this is the one place allowed to ask.
+  return path.join(env.HOME?.trim() || os.homedir(), '.humble-ai-cli');
+}
+
+/** The paths of every file in a home folder (R-HOME-2). */
+export function hacPaths(home: string = resolveHome()): HacPaths {
+  return {
+    home,
+    config: path.join(home, 'config.json'),
+    systemPrompt: path.join(home, 'system_prompt.txt'),
+    mcpServers: path.join(home, 'mcp-servers.json'),
+    sessions: path.join(home, 'sessions'),
+    logs: path.join(home, 'logs'),
+    history: path.join(home, 'history'),
+  };
+}

@@ -1,0 +1,27 @@
+import type { ChatStreamPart } from '../types/chat-stream.js';
+import type { Message } from '../types/message.js';
+
+/** A tool offered to a native-mode model: the API name (`<server>__<tool>`, R-TOOL-2) and its JSON schema. */
+export interface NativeToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One LLM call. The system message, if any, is the first of `messages`. */
+export interface ChatRequest {
+  messages: Message[];
+  /** Native-mode tools; never set for prompt-mode models (R-TOOL-1). */
+  tools?: NativeToolSpec[];
+}
+
+/**
+ * The provider seam (R-PROV-1): stream one answer. Throws ProviderError with a normalised code.
+ * Aborting `signal` closes the HTTP request at once.
+ */
+export interface ChatModel {
+  readonly provider: 'openai' | 'ollama';
+  /** The model id sent to the API. */
+  readonly modelId: string;
+  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart>;
+}

@@ -1,0 +1,24 @@
+/** MCP tool annotations we act on (R-LOOP-2); the rest are kept as they came. */
+export interface ToolAnnotations {
+  destructiveHint?: boolean;
+  readOnlyHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** What a tool call produced, as text for the model (R-LOOP-5, before the engine's length cut). */
+export interface ToolResult {
+  text: string;
+  isError: boolean;
+}
+
+/** Anything the model may call: an MCP server's tool or a built-in one such as ask_user. */
+export interface Tool {
+  /** The MCP server's name (`hac` for built-ins). */
+  server: string;
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, key order as the server sent it. */
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  call(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+}

@@ -1,0 +1,9 @@
+import type { NativeToolCall, Usage } from './message.js';
+
+/** What a ChatModel yields while streaming one answer. Plain JSON with kebab-case `type`s. */
+export type ChatStreamPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; call: NativeToolCall }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: 'stop' | 'length' | 'tool-calls' | 'other' };

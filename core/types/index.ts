@@ -1,0 +1,2 @@
+export type { Message, NativeToolCall, Usage } from './message.js';
+export type { ChatStreamPart } from './chat-stream.js';

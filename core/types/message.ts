@@ -1,0 +1,20 @@
+/** A tool call requested by a model in native mode (R-LOOP-4): the API's id, the API's tool name, parsed arguments. */
+export interface NativeToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One message of a conversation, as kept in the context. Plain JSON, browser-safe. */
+export type Message =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
+  | { role: 'tool'; content: string; toolCallId?: string; toolName?: string };
+
+/** Token counts of one LLM call (R-PROV-6). `estimated` when the provider reported none. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  estimated?: boolean;
+}

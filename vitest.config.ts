@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Integration tests start real processes; two cores do not gain from more workers.
+    maxWorkers: 2,
+    env: { NO_COLOR: '1' },
+  },
+});
