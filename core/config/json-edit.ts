@@ -1,0 +1,42 @@
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { parseJsonText, readTextIfExists } from './read-json-file.js';
+
+/** One value to set in a JSON file, addressed by its path (`['models', 2, 'active']`). */
+export interface JsonChange {
+  path: JSONPath;
+  /** `undefined` removes the key. */
+  value: unknown;
+}
+
+/**
+ * Changes a few values in a JSON file and keeps everything else as the user wrote it (R-CFG-7):
+ * other keys, unknown keys, key order, indentation and line endings. The file is re-read right
+ * before writing, so a hand edit made meanwhile survives, and written atomically (R-HOME-4).
+ * A file that does not parse is never touched: the ConfigError is thrown instead (R-HOME-5).
+ * `changes` may be a function of the freshly read JSON, for edits that depend on the current content.
+ */
+export async function updateJsonFile(
+  file: string,
+  changes: JsonChange[] | ((current: unknown) => JsonChange[]),
+): Promise<void> {
+  const text = (await readTextIfExists(file)) ?? '{}\n';
+  const current = parseJsonText(file, text);
+  const list = typeof changes === 'function' ? changes(current) : changes;
+  const formattingOptions = detectFormatting(text);
+  let next = text;
+  for (const change of list) {
+    next = applyEdits(next, modify(next, change.path, change.value, { formattingOptions }));
+  }
+  if (next === text) return;
+  parseJsonText(file, next); // never write something we could not read back
+  await writeFileAtomic(file, next, { mode: 0o600 });
+}
+
+function detectFormatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return indent.startsWith('\t')
+    ? { insertSpaces: false, tabSize: 1, eol }
+    : { insertSpaces: true, tabSize: indent.length, eol };
+}
