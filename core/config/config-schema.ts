@@ -5,18 +5,26 @@ const caseInsensitive = <const T extends readonly [string, ...string[]]>(values:
 
 const positiveInt = z.number().int().positive();
 
+// Cross-field checks run even when a field failed, so the user sees every problem at once (R-CFG-6).
+const everyProblemAtOnce = { when: () => true };
+
 /** One entry of `models[]` as written in config.json (R-CFG-1). Unknown keys survive. */
-export const modelEntrySchema = z.looseObject({
-  provider: caseInsensitive(['openai', 'ollama']),
-  model: z.string().trim().min(1).optional(),
-  name: z.string().trim().min(1).optional(),
-  apiKey: z.string().optional(),
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  active: z.boolean().optional(),
-  think: z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])]).optional(),
-  toolMode: caseInsensitive(['native', 'prompt']).optional(),
-  contextWindow: positiveInt.optional(),
-});
+export const modelEntrySchema = z
+  .looseObject({
+    provider: caseInsensitive(['openai', 'ollama']),
+    model: z.string().trim().min(1).optional(),
+    name: z.string().trim().min(1).optional(),
+    apiKey: z.string().optional(),
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    active: z.boolean().optional(),
+    think: z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])]).optional(),
+    toolMode: caseInsensitive(['native', 'prompt']).optional(),
+    contextWindow: positiveInt.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (!entry.model && !entry.name)
+      ctx.addIssue({ code: 'custom', path: ['model'], message: 'the model id is missing' });
+  }, everyProblemAtOnce);
 
 /** The whole config.json (R-CFG-1..5). Defaults are the seeds'. */
 export const configFileSchema = z
@@ -36,12 +44,9 @@ export const configFileSchema = z
     askUserTool: z.boolean().default(true),
   })
   .superRefine((config, ctx) => {
-    config.models.forEach((entry, index) => {
-      if (!entry.model && !entry.name) {
-        ctx.addIssue({ code: 'custom', path: ['models', index, 'model'], message: 'the model id is missing' });
-      }
-    });
-    const active = config.models.flatMap((m, i) => (m.active ? [i] : []));
+    // Runs even when other fields failed (everyProblemAtOnce), so look at the raw shapes defensively.
+    const models: unknown[] = Array.isArray(config.models) ? config.models : [];
+    const active = models.flatMap((m, i) => ((m as { active?: unknown } | null)?.active === true ? [i] : []));
     if (active.length > 1) {
       ctx.addIssue({
         code: 'custom',
@@ -49,10 +54,20 @@ export const configFileSchema = z
         message: `${active.length} models are marked "active": true (models[${active.join('], models[')}])`,
       });
     }
-    if (config.summaryModel && !config.models.some((m) => (m.name ?? m.model) === config.summaryModel || m.model === config.summaryModel)) {
-      ctx.addIssue({ code: 'custom', path: ['summaryModel'], message: `"${config.summaryModel}" is not one of models[]` });
+    const named = (m: unknown, key: 'name' | 'model') => (m as Record<string, unknown> | null)?.[key];
+    if (
+      typeof config.summaryModel === 'string' &&
+      !models.some(
+        (m) => named(m, 'name') === config.summaryModel || named(m, 'model') === config.summaryModel,
+      )
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['summaryModel'],
+        message: `"${config.summaryModel}" is not one of models[]`,
+      });
     }
-  });
+  }, everyProblemAtOnce);
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export type ModelEntry = z.infer<typeof modelEntrySchema>;

@@ -26,7 +26,11 @@ export function parseJsonText(file: string, text: string): unknown {
     const { line, column } = lineAndColumn(text, offset);
     const what = first ? describeParseError(printParseErrorCode(first.error)) : 'the file is not valid JSON';
     throw new ConfigError(file, [
-      { at: `line ${line}, column ${column}`, message: what, fix: 'Correct the JSON syntax there (no comments or trailing commas).' },
+      {
+        at: `line ${line}, column ${column}`,
+        message: what,
+        fix: 'Correct the JSON syntax there (no comments or trailing commas).',
+      },
     ]);
   }
 }

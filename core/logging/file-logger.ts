@@ -1,0 +1,66 @@
+import path from 'node:path';
+import type { Logger, LogLevel } from './logger.js';
+import { redact } from './redact.js';
+
+/** A Logger writing the daily file of R-LOG-1, with level filtering and redaction of every line. */
+export interface FileLogger extends Logger {
+  setLevel(level: LogLevel): void;
+  /** Values that must never reach the log (API keys, MCP header and env values). */
+  addSecrets(values: Iterable<string | undefined>): void;
+  /** The file a line logged now goes to. */
+  currentFile(): string;
+}
+
+/** `application-hac-YYYY-MM-DD.log` for the local date of `date`. */
+export function logFileName(date: Date): string {
+  return `application-hac-${localDate(date)}.log`;
+}
+
+/** ISO 8601 in local time with its offset: `2026-11-22T12:49:37.123+09:00`. */
+export function isoLocal(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const abs = Math.abs(offset);
+  const ms = String(date.getMilliseconds()).padStart(3, '0');
+  return `${localDate(date)}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${ms}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * Creates the file logger with electron-log's Node entry (the same in the CLI and in Electron's main process).
+ * The file is chosen per line, so a long session switches files after midnight. Files are created 0600.
+ */
+export async function createFileLogger(logsDir: string, level: LogLevel): Promise<FileLogger> {
+  const { default: electronLog } = await import('electron-log/node.js');
+  const log = electronLog.create({ logId: `hac-${logsDir}` });
+  const secrets = new Set<string>();
+  log.transports.console.level = false;
+  const file = log.transports.file;
+  file.level = level;
+  file.maxSize = 0; // one file per day is the rotation (R-LOG-1)
+  file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
+  file.resolvePathFn = (_vars, message) => path.join(logsDir, logFileName(message?.date ?? new Date()));
+  file.format = ({ message, data }) => [
+    `${isoLocal(message.date)} [${message.level.toUpperCase()}] ${redact(data.map(String).join(' '), secrets)}`,
+  ];
+  return {
+    debug: (m) => log.debug(m),
+    info: (m) => log.info(m),
+    warn: (m) => log.warn(m),
+    error: (m) => log.error(m),
+    setLevel(next) {
+      file.level = next;
+    },
+    addSecrets(values) {
+      for (const v of values) if (v && v.length >= 4) secrets.add(v);
+    },
+    currentFile: () => path.join(logsDir, logFileName(new Date())),
+  };
+}
+
+function localDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}

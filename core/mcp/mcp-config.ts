@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { ConfigError, type FileProblem } from '../errors/hac-error.js';
+import { formatJsonPath, parseJsonText, readTextIfExists } from '../config/read-json-file.js';
+
+/** How hac talks to a server: a child process, or a remote server over SSE or streamable HTTP. */
+export type McpTransportKind = 'stdio' | 'sse' | 'http';
+
+/** One server of mcp-servers.json with every default applied (R-MCP-1). */
+export interface McpServerConfig {
+  name: string;
+  description: string;
+  enabled: boolean;
+  transport: McpTransportKind;
+  /** stdio only. */
+  command?: string;
+  args: string[];
+  /** Child environment (stdio) or HTTP headers (remote), values as written (may hold `${VAR}`). */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Remote only. */
+  url?: string;
+  /** Per tool call, reset by progress notifications (R-MCP-7). */
+  timeoutMs: number;
+}
+
+/** The loaded mcp-servers.json: the servers in file order. */
+export interface McpServersFile {
+  file: string;
+  /** True when the file does not exist (no servers, not an error). */
+  missing: boolean;
+  servers: McpServerConfig[];
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+const lower = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
+
+// Numbers and booleans in env are common in hand-written files; the child and the headers see strings anyway.
+const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+const serverSchema = z.looseObject({
+  description: z.string().optional(),
+  enabled: z.boolean().optional(),
+  command: z.string().trim().min(1).optional(),
+  args: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
+  env: z.record(z.string(), envValue).optional(),
+  headers: z.record(z.string(), envValue).optional(),
+  cwd: z.string().min(1).optional(),
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  transport: lower(['sse', 'http', 'streamable-http', 'streamablehttp']).optional(),
+  type: lower(['stdio', 'sse', 'http', 'streamable-http', 'streamablehttp']).optional(),
+  timeout: z.number().int().positive().optional(),
+});
+
+const fileSchema = z.looseObject({
+  mcpServers: z.record(z.string(), serverSchema).default({}),
+});
+
+type ServerEntry = z.infer<typeof serverSchema>;
+
+const FIXES: Record<string, string> = {
+  mcpServers: 'Make "mcpServers" an object whose keys are server names.',
+  description: 'Use a string.',
+  enabled: 'Use true or false.',
+  command: 'Give the program that starts the server, e.g. "npx".',
+  args: 'Use an array of strings, e.g. ["-y", "@upstash/context7-mcp"].',
+  env: 'Use an object of strings, e.g. {"API_KEY": "${API_KEY}"}.',
+  headers: 'Use an object of strings, e.g. {"Authorization": "Bearer ${TOKEN}"}.',
+  cwd: 'Give a folder path.',
+  url: 'Give the server address, starting with http:// or https://.',
+  transport: 'Use "sse" or "http" (streamable HTTP).',
+  type: 'Use "stdio", "sse", "http" or "streamable-http".',
+  timeout: 'Give the tool-call timeout in milliseconds, e.g. 60000.',
+};
+
+/** Loads and validates mcp-servers.json (R-MCP-1); throws ConfigError naming every problem. Never writes. */
+export async function loadMcpServers(file: string): Promise<McpServersFile> {
+  const text = await readTextIfExists(file);
+  if (text === undefined) return { file, missing: true, servers: [] };
+  return { file, missing: false, servers: parseMcpServers(file, text) };
+}
+
+/** Parses the text of mcp-servers.json into resolved server configs; throws ConfigError. */
+export function parseMcpServers(file: string, text: string): McpServerConfig[] {
+  const json = parseJsonText(file, text);
+  const result = fileSchema.safeParse(json);
+  if (!result.success) {
+    throw new ConfigError(
+      file,
+      result.error.issues.map((issue) => {
+        const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string' && !isServerName(issue.path, k));
+        return {
+          at: formatJsonPath(issue.path) || '(top level)',
+          message: issue.message,
+          fix: lastKey === undefined ? undefined : FIXES[lastKey as string],
+        };
+      }),
+    );
+  }
+  const problems: FileProblem[] = [];
+  const servers: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(result.data.mcpServers)) {
+    const server = resolveServer(name, entry, problems);
+    if (server) servers.push(server);
+  }
+  if (problems.length > 0) throw new ConfigError(file, problems);
+  return servers;
+}
+
+// In `mcpServers.<name>.field`, the server name is never the key a fix is looked up by.
+function isServerName(path: readonly PropertyKey[], key: PropertyKey): boolean {
+  return path[0] === 'mcpServers' && path[1] === key;
+}
+
+function resolveServer(name: string, entry: ServerEntry, problems: FileProblem[]): McpServerConfig | undefined {
+  const at = formatJsonPath(['mcpServers', name]);
+  if (entry.command && entry.url) {
+    problems.push({
+      at,
+      message: `server "${name}" has both "command" and "url".`,
+      fix: 'Keep "command" (a local server that hac starts) or "url" (a remote server), not both.',
+    });
+    return undefined;
+  }
+  if (!entry.command && !entry.url) {
+    problems.push({
+      at,
+      message: `server "${name}" has neither "command" nor "url".`,
+      fix: 'Add "command" (and "args") to start a local server, or "url" for a remote one.',
+    });
+    return undefined;
+  }
+  const declared = normalizeKind(entry.type ?? entry.transport);
+  if (entry.command && declared && declared !== 'stdio') {
+    problems.push({
+      at: `${at}.${entry.type ? 'type' : 'transport'}`,
+      message: `server "${name}" has a "command" but says it is "${declared}".`,
+      fix: 'Remove the field, or use "url" for a remote server.',
+    });
+    return undefined;
+  }
+  if (entry.url && declared === 'stdio') {
+    problems.push({
+      at: `${at}.type`,
+      message: `server "${name}" has a "url" but says it is "stdio".`,
+      fix: 'Use "sse" or "http", or give "command" for a local server.',
+    });
+    return undefined;
+  }
+  return {
+    name,
+    description: entry.description ?? '',
+    enabled: entry.enabled ?? true,
+    transport: entry.command ? 'stdio' : (declared ?? 'sse'),
+    command: entry.command,
+    args: entry.args ?? [],
+    env: { ...entry.env, ...entry.headers },
+    cwd: entry.cwd,
+    url: entry.url,
+    timeoutMs: entry.timeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+  };
+}
+
+function normalizeKind(kind: string | undefined): McpTransportKind | undefined {
+  if (kind === undefined) return undefined;
+  if (kind === 'streamable-http' || kind === 'streamablehttp') return 'http';
+  return kind as McpTransportKind;
+}

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../../core/fs/atomic-write.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+const tempDir = useTempDir();
+const child = path.resolve(import.meta.dirname, '../../fixtures/atomic-writer-child.mjs');
+
+describe('writeFileAtomic', () => {
+  it('survives-kill-9-of-a-writer-the-file-always-parses', async () => {
+    const dir = tempDir();
+    const bundle = path.join(dir, 'atomic-write.mjs');
+    await build({ entryPoints: [path.resolve(import.meta.dirname, '../../../core/fs/atomic-write.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    const target = path.join(dir, 'session.json');
+    writeFileSync(target, JSON.stringify({ i: -1 }));
+    for (let round = 0; round < 5; round++) {
+      const proc = spawn(process.execPath, [child, target, bundle], { stdio: 'ignore' });
+      // Let it write a few times, then kill it mid-loop without warning.
+      let seen = -1;
+      while (seen < round * 3 + 3) {
+        const parsed = JSON.parse(readFileSync(target, 'utf8')) as { i: number };
+        seen = parsed.i;
+        await new Promise((r) => setImmediate(r));
+      }
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+      const after = JSON.parse(readFileSync(target, 'utf8')) as { i: number };
+      expect(after.i).toBeGreaterThanOrEqual(0);
+    }
+  }, 60_000);
+
+  it('keeps-the-mode-of-an-existing-file-and-uses-0600-for-new-ones', async () => {
+    const dir = tempDir();
+    const f = path.join(dir, 'a.json');
+    await writeFileAtomic(f, '{}');
+    const { statSync, chmodSync } = await import('node:fs');
+    expect(statSync(f).mode & 0o777).toBe(0o600);
+    chmodSync(f, 0o640);
+    await writeFileAtomic(f, '{"b":1}');
+    expect(statSync(f).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir)).toEqual(['a.json']); // no temp files left behind
+  });
+
+  it('exclusive-mode-never-replaces-an-existing-file', async () => {
+    const f = path.join(tempDir(), 'x.json');
+    await writeFileAtomic(f, 'first', { exclusive: true });
+    await expect(writeFileAtomic(f, 'second', { exclusive: true })).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(readFileSync(f, 'utf8')).toBe('first');
+  });
+});
