@@ -42,17 +42,22 @@ export function validateJson<S extends z.ZodType>(
   schema: S,
   fixes: Record<string, string>,
 ): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const problems: FileProblem[] = result.error.issues.map((issue) => {
     const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string');
     return {
       at: formatJsonPath(issue.path) || '(top level)',
-      message: issue.message,
+      message: showsInput(issue) ? `${issue.message}; got ${JSON.stringify(issue.input)}` : issue.message,
       fix: lastKey === undefined ? undefined : fixes[lastKey],
     };
   });
   throw new ConfigError(file, problems);
+}
+
+// For a wrong value or type, the value itself helps the user find the line; for other issues it is noise.
+function showsInput(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === 'invalid_value' || issue.code === 'invalid_type') && issue.input !== undefined;
 }
 
 /** `['models', 1, 'provider']` → `models[1].provider`. */

@@ -31,6 +31,6 @@ export class ConfigError extends HacError {
 
 /** The report a user reads: the file, then one line per problem with its fix. */
 export function formatProblems(file: string, problems: FileProblem[]): string {
-  const lines = problems.map((p) => `  - ${p.at}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`);
+  const lines = problems.map((p) => `  - ${p.at}: ${p.message}${p.fix ? `\n    Fix: ${p.fix}` : ''}`);
   return [`${file} is not valid:`, ...lines, 'The file was left unchanged.'].join('\n');
 }

@@ -17,7 +17,13 @@ export class ProviderError extends HacError {
   constructor(
     override readonly code: ProviderErrorCode,
     message: string,
-    readonly details: { retryable: boolean; retryAfterMs?: number; status?: number; inStream?: boolean; cause?: unknown },
+    readonly details: {
+      retryable: boolean;
+      retryAfterMs?: number;
+      status?: number;
+      inStream?: boolean;
+      cause?: unknown;
+    },
   ) {
     super(code, message, { cause: details.cause });
   }

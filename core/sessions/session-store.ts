@@ -6,7 +6,15 @@ import { sessionFileName } from './session-name.js';
 
 /** One line of `/sessions` (R-SES-5). An unreadable file is listed with its reason and never modified. */
 export type SessionListing =
-  | { file: string; name: string; modifiedAt: Date; readable: true; startedAt?: string; title: string; messageCount: number }
+  | {
+      file: string;
+      name: string;
+      modifiedAt: Date;
+      readable: true;
+      startedAt?: string;
+      title: string;
+      messageCount: number;
+    }
   | { file: string; name: string; modifiedAt: Date; readable: false; reason: string };
 
 /** Where sessions live. An interface so the engine's tests can use an in-memory store. */
@@ -98,9 +106,19 @@ export class FileSessionStore implements SessionStore {
       const session = await this.load(entry.file);
       const firstUser = session.messages.find((m) => m.role === 'user')?.content ?? '';
       const title = firstUser.trim().split('\n')[0]?.slice(0, 60) ?? '';
-      return { ...entry, readable: true, startedAt: session.startedAt, title, messageCount: session.messages.length };
+      return {
+        ...entry,
+        readable: true,
+        startedAt: session.startedAt,
+        title,
+        messageCount: session.messages.length,
+      };
     } catch (error) {
-      return { ...entry, readable: false, reason: error instanceof SessionReadError ? error.reason : String(error) };
+      return {
+        ...entry,
+        readable: false,
+        reason: error instanceof SessionReadError ? error.reason : String(error),
+      };
     }
   }
 }

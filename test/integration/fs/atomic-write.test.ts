@@ -13,7 +13,14 @@ describe('writeFileAtomic', () => {
   it('survives-kill-9-of-a-writer-the-file-always-parses', async () => {
     const dir = tempDir();
     const bundle = path.join(dir, 'atomic-write.mjs');
-    await build({ entryPoints: [path.resolve(import.meta.dirname, '../../../core/fs/atomic-write.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    await build({
+      entryPoints: [path.resolve(import.meta.dirname, '../../../core/fs/atomic-write.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
     const target = path.join(dir, 'session.json');
     writeFileSync(target, JSON.stringify({ i: -1 }));
     for (let round = 0; round < 5; round++) {

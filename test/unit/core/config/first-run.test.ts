@@ -43,6 +43,10 @@ describe('paths', () => {
     expect(resolveHome({ HAC_HOME: dir, HOME: '/elsewhere' })).toBe(dir);
     expect(resolveHome({ HOME: '/home/u' })).toBe('/home/u/.humble-ai-cli');
     mkdirSync(path.join(dir, 'x'));
-    expect(hacPaths(dir)).toMatchObject({ config: path.join(dir, 'config.json'), sessions: path.join(dir, 'sessions'), history: path.join(dir, 'history') });
+    expect(hacPaths(dir)).toMatchObject({
+      config: path.join(dir, 'config.json'),
+      sessions: path.join(dir, 'sessions'),
+      history: path.join(dir, 'history'),
+    });
   });
 });

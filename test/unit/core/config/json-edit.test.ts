@@ -52,9 +52,13 @@ describe('updateJsonFile', () => {
   });
 
   it('keeps-tab-indent-and-crlf-when-adding-a-key', async () => {
-    const f = file('{\r\n\t"mcpServers": {\r\n\t\t"ctx": {\r\n\t\t\t"command": "npx"\r\n\t\t}\r\n\t}\r\n}\r\n');
+    const f = file(
+      '{\r\n\t"mcpServers": {\r\n\t\t"ctx": {\r\n\t\t\t"command": "npx"\r\n\t\t}\r\n\t}\r\n}\r\n',
+    );
     await updateJsonFile(f, [{ path: ['mcpServers', 'ctx', 'enabled'], value: false }]);
-    expect(readFileSync(f, 'utf8')).toBe('{\r\n\t"mcpServers": {\r\n\t\t"ctx": {\r\n\t\t\t"command": "npx",\r\n\t\t\t"enabled": false\r\n\t\t}\r\n\t}\r\n}\r\n');
+    expect(readFileSync(f, 'utf8')).toBe(
+      '{\r\n\t"mcpServers": {\r\n\t\t"ctx": {\r\n\t\t\t"command": "npx",\r\n\t\t\t"enabled": false\r\n\t\t}\r\n\t}\r\n}\r\n',
+    );
   });
 
   it('re-reads-the-file-so-a-hand-edit-survives', async () => {
@@ -70,7 +74,9 @@ describe('updateJsonFile', () => {
   it('refuses-to-touch-a-file-that-does-not-parse', async () => {
     const broken = '{"toolCallMode": "manual",,}';
     const f = file(broken);
-    await expect(updateJsonFile(f, [{ path: ['toolCallMode'], value: 'auto' }])).rejects.toBeInstanceOf(ConfigError);
+    await expect(updateJsonFile(f, [{ path: ['toolCallMode'], value: 'auto' }])).rejects.toBeInstanceOf(
+      ConfigError,
+    );
     expect(readFileSync(f, 'utf8')).toBe(broken);
   });
 });

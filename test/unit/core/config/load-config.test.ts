@@ -27,7 +27,13 @@ async function problemsOf(content: string): Promise<{ error: ConfigError; file: 
 describe('loadConfig', () => {
   it('treats-a-missing-file-as-defaults', async () => {
     const config = await loadConfig(path.join(tempDir(), 'config.json'));
-    expect(config).toMatchObject({ missing: true, logLevel: 'info', toolCallMode: 'manual', models: [], activeModel: undefined });
+    expect(config).toMatchObject({
+      missing: true,
+      logLevel: 'info',
+      toolCallMode: 'manual',
+      models: [],
+      activeModel: undefined,
+    });
     expect(config.contextMaxChars).toBe(80_000);
   });
 
@@ -47,9 +53,27 @@ describe('loadConfig', () => {
     const config = await loadConfig(file);
     expect(config.logLevel).toBe('debug');
     expect(config.toolCallMode).toBe('auto');
-    expect(config.activeModel).toMatchObject({ id: 'gpt-4o', label: 'gpt-4o', provider: 'openai', toolMode: 'native', baseUrl: 'https://api.openai.com/v1', firstByteTimeoutMs: 20_000 });
-    expect(config.models[1]).toMatchObject({ id: 'llama3.2', provider: 'ollama', toolMode: 'prompt', baseUrl: 'http://localhost:11434', firstByteTimeoutMs: 120_000 });
-    expect(config.models[2]).toMatchObject({ id: 'qwen3:8b', label: 'Qwen', think: 'high', toolMode: 'native' });
+    expect(config.activeModel).toMatchObject({
+      id: 'gpt-4o',
+      label: 'gpt-4o',
+      provider: 'openai',
+      toolMode: 'native',
+      baseUrl: 'https://api.openai.com/v1',
+      firstByteTimeoutMs: 20_000,
+    });
+    expect(config.models[1]).toMatchObject({
+      id: 'llama3.2',
+      provider: 'ollama',
+      toolMode: 'prompt',
+      baseUrl: 'http://localhost:11434',
+      firstByteTimeoutMs: 120_000,
+    });
+    expect(config.models[2]).toMatchObject({
+      id: 'qwen3:8b',
+      label: 'Qwen',
+      think: 'high',
+      toolMode: 'native',
+    });
   });
 
   it('reports-two-active-models', async () => {
@@ -58,7 +82,10 @@ describe('loadConfig', () => {
     );
     expect(error.file).toBe(file);
     expect(error.problems).toEqual([
-      expect.objectContaining({ at: 'models', message: expect.stringContaining('2 models are marked "active": true') }),
+      expect.objectContaining({
+        at: 'models',
+        message: expect.stringContaining('2 models are marked "active": true'),
+      }),
     ]);
     expect(error.message).toContain(file);
     expect(error.message).toContain('Keep "active": true on one model at most');
@@ -66,7 +93,9 @@ describe('loadConfig', () => {
 
   it('reports-a-bad-log-level-with-its-fix', async () => {
     const { error } = await problemsOf('{"logLevel":"verbose"}');
-    expect(error.problems).toEqual([expect.objectContaining({ at: 'logLevel', fix: 'Use one of "debug", "info", "warn", "error".' })]);
+    expect(error.problems).toEqual([
+      expect.objectContaining({ at: 'logLevel', fix: 'Use one of "debug", "info", "warn", "error".' }),
+    ]);
   });
 
   it('reports-a-bad-tool-call-mode', async () => {
@@ -75,7 +104,9 @@ describe('loadConfig', () => {
   });
 
   it('reports-an-unknown-provider-at-its-json-path', async () => {
-    const { error } = await problemsOf('{"models":[{"name":"a","provider":"openai"},{"name":"c","provider":"anthropic"}]}');
+    const { error } = await problemsOf(
+      '{"models":[{"name":"a","provider":"openai"},{"name":"c","provider":"anthropic"}]}',
+    );
     expect(error.problems[0]).toMatchObject({ at: 'models[1].provider', fix: 'Use "openai" or "ollama".' });
     expect(error.message).toContain('models[1].provider');
   });
@@ -87,7 +118,9 @@ describe('loadConfig', () => {
   });
 
   it('reports-a-syntax-error-with-line-and-column', async () => {
-    const { error } = await problemsOf('{\n  "logLevel": "info",\n  "models": [\n    {"name": "a" "provider": "openai"}\n  ]\n}\n');
+    const { error } = await problemsOf(
+      '{\n  "logLevel": "info",\n  "models": [\n    {"name": "a" "provider": "openai"}\n  ]\n}\n',
+    );
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]!.at).toBe('line 4, column 18');
     expect(error.message).toMatch(/JSON syntax error/);
@@ -95,7 +128,12 @@ describe('loadConfig', () => {
 
   it('reports-every-problem-at-once', async () => {
     const { error } = await problemsOf('{"logLevel":"loud","toolCallMode":1,"models":[{"provider":"x"}]}');
-    expect(error.problems.map((p) => p.at).sort()).toEqual(['logLevel', 'models[0].model', 'models[0].provider', 'toolCallMode']);
+    expect(error.problems.map((p) => p.at).sort()).toEqual([
+      'logLevel',
+      'models[0].model',
+      'models[0].provider',
+      'toolCallMode',
+    ]);
   });
 });
 

@@ -53,9 +53,16 @@ describe('file logger', () => {
     log.info('before midnight');
     vi.setSystemTime(new Date(2026, 10, 23, 0, 0, 0, 100));
     log.info('after midnight');
-    expect(readdirSync(dir).sort()).toEqual(['application-hac-2026-11-22.log', 'application-hac-2026-11-23.log']);
-    expect(readFileSync(path.join(dir, 'application-hac-2026-11-23.log'), 'utf8')).toContain('after midnight');
-    expect(readFileSync(path.join(dir, 'application-hac-2026-11-22.log'), 'utf8')).not.toContain('after midnight');
+    expect(readdirSync(dir).sort()).toEqual([
+      'application-hac-2026-11-22.log',
+      'application-hac-2026-11-23.log',
+    ]);
+    expect(readFileSync(path.join(dir, 'application-hac-2026-11-23.log'), 'utf8')).toContain(
+      'after midnight',
+    );
+    expect(readFileSync(path.join(dir, 'application-hac-2026-11-22.log'), 'utf8')).not.toContain(
+      'after midnight',
+    );
   });
 
   it('redacts-secrets-in-every-line', async () => {

@@ -13,7 +13,9 @@ describe('redact', () => {
   });
 
   it('removes-known-secret-values-anywhere-longest-first', () => {
-    expect(redact('a=hunter2hunter2 b=hunter2x', ['hunter2', 'hunter2hunter2'])).toBe('a=[redacted] b=[redacted]x');
+    expect(redact('a=hunter2hunter2 b=hunter2x', ['hunter2', 'hunter2hunter2'])).toBe(
+      'a=[redacted] b=[redacted]x',
+    );
   });
 
   it('leaves-ordinary-text-alone', () => {

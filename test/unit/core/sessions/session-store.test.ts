@@ -24,8 +24,12 @@ describe('session file names (R-SES-2)', () => {
   });
 
   it('uses-the-local-stamp-of-the-first-answered-message', () => {
-    expect(sessionFileName(new Date(2025, 9, 16, 16, 20, 30), '대화 제목 이다')).toBe('20251016_162030_대화_제목_이다.json');
-    expect(sessionFileName(new Date(2025, 9, 16, 16, 20, 30), '대화 제목 이다', 3)).toBe('20251016_162030_대화_제목_이다_3.json');
+    expect(sessionFileName(new Date(2025, 9, 16, 16, 20, 30), '대화 제목 이다')).toBe(
+      '20251016_162030_대화_제목_이다.json',
+    );
+    expect(sessionFileName(new Date(2025, 9, 16, 16, 20, 30), '대화 제목 이다', 3)).toBe(
+      '20251016_162030_대화_제목_이다_3.json',
+    );
   });
 });
 
@@ -35,7 +39,13 @@ const sample = (text: string): SessionFile => ({
   model: 'gpt-4o',
   messages: [
     { role: 'user', content: text, createdAt: rfc3339Local(new Date()) },
-    { role: 'assistant', content: 'Hi!', createdAt: rfc3339Local(new Date()), model: 'gpt-4o', usage: { inputTokens: 10, outputTokens: 2 } },
+    {
+      role: 'assistant',
+      content: 'Hi!',
+      createdAt: rfc3339Local(new Date()),
+      model: 'gpt-4o',
+      usage: { inputTokens: 10, outputTokens: 2 },
+    },
   ],
 });
 
@@ -76,7 +86,11 @@ describe('FileSessionStore', () => {
     const broken = path.join(dir, '20240103_000000_broken.json');
     writeFileSync(broken, '{"messages": [');
     const listing = await store.list();
-    expect(listing.map((l) => l.name)).toEqual([path.basename(broken), path.basename(newer), path.basename(older)]);
+    expect(listing.map((l) => l.name)).toEqual([
+      path.basename(broken),
+      path.basename(newer),
+      path.basename(older),
+    ]);
     expect(listing[0]).toMatchObject({ readable: false, reason: expect.stringContaining('invalid JSON') });
     expect(listing[1]).toMatchObject({ readable: true, title: 'newer one', messageCount: 2 });
     expect(readFileSync(broken, 'utf8')).toBe('{"messages": [');
@@ -87,8 +101,21 @@ describe('FileSessionStore', () => {
     const dir = tempDir();
     const store = new FileSessionStore(dir);
     const original = path.join(dir, 'old.json');
-    writeFileSync(original, JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }], extra: 1 }));
-    expect(await store.load(original)).toMatchObject({ version: 1, extra: 1, messages: [{ content: 'q' }, { content: 'a' }] });
+    writeFileSync(
+      original,
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+        ],
+        extra: 1,
+      }),
+    );
+    expect(await store.load(original)).toMatchObject({
+      version: 1,
+      extra: 1,
+      messages: [{ content: 'q' }, { content: 'a' }],
+    });
     const wrong = path.join(dir, 'wrong.json');
     writeFileSync(wrong, JSON.stringify({ messages: [{ role: 'wizard', content: 1 }] }));
     await expect(store.load(wrong)).rejects.toBeInstanceOf(SessionReadError);

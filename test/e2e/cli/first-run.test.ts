@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+const tempDir = useTempDir();
+const running: HacPty[] = [];
+afterEach(() => {
+  for (const p of running.splice(0)) p.kill();
+});
+
+function start(home: string, args: string[] = []): HacPty {
+  const hac = new HacPty(home, args);
+  running.push(hac);
+  return hac;
+}
+
+const expectedPrompt = readFileSync(
+  path.resolve(import.meta.dirname, '../../fixtures/spec/default-system-prompt.txt'),
+);
+
+describe('hac in a pseudo-terminal', () => {
+  it('first-run-creates-the-home-and-shows-the-prompt-then-exits-on-/exit', async () => {
+    const home = tempDir();
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    const hacHome = path.join(home, '.humble-ai-cli');
+    expect(readFileSync(path.join(hacHome, 'system_prompt.txt'))).toEqual(expectedPrompt);
+    expect(existsSync(path.join(hacHome, 'config.json'))).toBe(false);
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('ctrl-c-at-the-prompt-exits-with-0', async () => {
+    const hac = start(tempDir());
+    await hac.waitFor('humble-ai> ');
+    hac.write('\x03');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('ctrl-d-on-an-empty-line-exits-with-0', async () => {
+    const hac = start(tempDir());
+    await hac.waitFor('humble-ai> ');
+    hac.write('\x04');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('guides-when-no-model-is-configured-and-sends-nothing', async () => {
+    const home = tempDir();
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('안녕하세요\r');
+    await hac.waitFor('No active model is configured. Use /set-model to choose a model.');
+    await hac.waitFor(`Add a model to ${path.join(home, '.humble-ai-cli', 'config.json')}, for example:`);
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('a-broken-config-stops-hac-with-exit-2-and-leaves-the-file-untouched', async () => {
+    const home = tempDir();
+    const hacHome = path.join(home, '.humble-ai-cli');
+    mkdirSync(hacHome);
+    const broken =
+      '{\n  "toolCallMode": "sometimes",\n  "models": [{"name": "a", "provider": "openai", "active": true}, {"name": "b", "provider": "ollama", "active": true}]\n}\n';
+    writeFileSync(path.join(hacHome, 'config.json'), broken);
+    const hac = start(home);
+    const { exitCode } = await hac.exited;
+    expect(exitCode).toBe(2);
+    const screen = plain(hac.output);
+    expect(screen).toContain(`${path.join(hacHome, 'config.json')} is not valid:`);
+    expect(screen).toContain('toolCallMode');
+    expect(screen).toContain('2 models are marked "active": true');
+    expect(readFileSync(path.join(hacHome, 'config.json'), 'utf8')).toBe(broken);
+  });
+});
+
+describe('hac flags', () => {
+  it('prints-the-version-and-the-help', () => {
+    const version = spawnSync(process.execPath, [HAC_BIN, '--version'], { encoding: 'utf8' });
+    expect(version.stdout).toMatch(/^hac \d+\.\d+\.\d+\n$/);
+    const help = spawnSync(process.execPath, [HAC_BIN, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, HAC_HOME: tempDir() },
+    });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('hac -p "question"');
+  });
+
+  it('rejects-an-unknown-flag-with-exit-2', () => {
+    const result = spawnSync(process.execPath, [HAC_BIN, '--frobnicate'], {
+      encoding: 'utf8',
+      env: { ...process.env, HAC_HOME: tempDir() },
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Unknown option '--frobnicate'");
+  });
+});

@@ -1,0 +1,63 @@
+import { spawn, type IPty } from 'node-pty';
+import path from 'node:path';
+
+export const HAC_BIN = path.resolve(import.meta.dirname, '../../dist/cli/hac.mjs');
+
+/** Strips ANSI escapes and carriage returns, so tests read the screen text. */
+export function plain(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[>=]|\r/g, '');
+}
+
+/** The built `hac` in a real pseudo-terminal with a UTF-8 locale and its own home. */
+export class HacPty {
+  readonly pty: IPty;
+  output = '';
+  readonly exited: Promise<{ exitCode: number; signal?: number }>;
+
+  constructor(home: string, args: string[] = [], env: Record<string, string> = {}) {
+    this.pty = spawn(process.execPath, [HAC_BIN, ...args], {
+      name: 'xterm-256color',
+      cols: 100,
+      rows: 30,
+      cwd: home,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        HAC_HOME: path.join(home, '.humble-ai-cli'),
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C.UTF-8',
+        TERM: 'xterm-256color',
+        ...env,
+      },
+    });
+    this.pty.onData((d) => {
+      this.output += d;
+    });
+    this.exited = new Promise((resolve) => this.pty.onExit(resolve));
+  }
+
+  /** Resolves when the screen text (ANSI removed) matches, searching from `from`; rejects with the screen after `ms`. */
+  async waitFor(pattern: string | RegExp, { from = 0, ms = 10_000 } = {}): Promise<number> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const text = plain(this.output).slice(from);
+      const index = typeof pattern === 'string' ? text.indexOf(pattern) : text.search(pattern);
+      if (index >= 0) return from + index;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(pattern)}; screen:\n${plain(this.output)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  write(keys: string): void {
+    this.pty.write(keys);
+  }
+
+  kill(): void {
+    try {
+      this.pty.kill();
+    } catch {
+      /* already gone */
+    }
+  }
+}
