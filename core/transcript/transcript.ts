@@ -1,0 +1,110 @@
+import type { EngineEvent } from '../types/engine-event.js';
+import type { Styles } from './styles.js';
+
+export const WAITING_LINE = 'Waiting for response...';
+export const THINKING_START = '<<< Thinking >>>';
+export const THINKING_END = '<<< End Thinking >>>';
+export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
+
+/**
+ * Turns engine events into the text a host prints, the same in the terminal and in xterm.js.
+ * Streaming text is passed through as it arrives (never re-rendered); the renderer only remembers
+ * whether the cursor is at the start of a line, so block lines never glue onto streamed text.
+ */
+export class TranscriptRenderer {
+  private atLineStart = true;
+  private inThinking = false;
+
+  constructor(private readonly styles: Styles) {}
+
+  /** The text to print for one event (may be empty). */
+  render(event: EngineEvent): string {
+    switch (event.type) {
+      case 'waiting':
+        return this.line(this.styles.dim(WAITING_LINE));
+      case 'thinking-start':
+        this.inThinking = true;
+        return this.line(this.styles.dim(THINKING_START));
+      case 'thinking-delta':
+        return this.stream(this.styles.dim(event.text), event.text);
+      case 'thinking-end':
+        this.inThinking = false;
+        return this.line(this.styles.dim(THINKING_END));
+      case 'text-delta':
+        return this.stream(event.text, event.text);
+      case 'notice':
+        return this.line(event.level === 'info' ? event.text : this.styles.dim(event.text));
+      case 'tool-call':
+        return this.line(this.styles.cyan(toolCallSummary(event)));
+      case 'confirmation-request':
+        return this.prompt(CONFIRM_QUESTION);
+      case 'question':
+        return this.line(questionText(event.question, event.options));
+      case 'tool-result':
+        return this.line(event.ok ? this.styles.dim(event.summary) : this.styles.red(event.summary));
+      case 'tool-skipped':
+        return this.line(event.reason === 'declined' ? event.text : this.styles.dim(event.text));
+      case 'retry':
+        return this.line(
+          this.styles.dim(
+            `${event.reason} Retrying in ${formatDelay(event.delayMs)} (attempt ${event.attempt})...`,
+          ),
+        );
+      case 'context-trimmed':
+        return this.line(this.styles.dim(event.text));
+      case 'error':
+        return this.line(this.styles.red(event.message));
+      case 'turn-end':
+        return this.atLineStart ? '' : this.newline();
+    }
+  }
+
+  /** Whether a thinking block is open (a host that stops early closes it). */
+  get thinking(): boolean {
+    return this.inThinking;
+  }
+
+  /** The host printed something itself (a prompt answer echoed by readline): the cursor is at a line start. */
+  markLineStart(): void {
+    this.atLineStart = true;
+  }
+
+  private stream(styled: string, raw: string): string {
+    if (raw) this.atLineStart = raw.endsWith('\n');
+    return styled;
+  }
+
+  private line(text: string): string {
+    const prefix = this.atLineStart ? '' : '\n';
+    this.atLineStart = true;
+    return `${prefix}${text}\n`;
+  }
+
+  private prompt(text: string): string {
+    const prefix = this.atLineStart ? '' : '\n';
+    this.atLineStart = false;
+    return `${prefix}${text}`;
+  }
+
+  private newline(): string {
+    this.atLineStart = true;
+    return '\n';
+  }
+}
+
+/** The summary shown before a tool call (R-LOOP-1): server and its description, tool and its first line, every argument. */
+export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' }>): string {
+  const server = event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server;
+  const tool = event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool;
+  const args = JSON.stringify(event.arguments, null, 2);
+  return [`MCP server: ${server}`, `Tool: ${tool}`, `Arguments: ${args.split('\n').join('\n  ')}`].join('\n');
+}
+
+function questionText(question: string, options?: string[]): string {
+  if (!options?.length) return question;
+  return [question, ...options.map((o, i) => `  ${i + 1}) ${o}`)].join('\n');
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}

@@ -1,0 +1,37 @@
+import type { Usage } from './message.js';
+
+/** How a turn ended. Only `answered` (and a kept timed-out partial answer) reaches the context and the session. */
+export type TurnStatus = 'answered' | 'cancelled' | 'declined' | 'failed';
+
+/**
+ * What the engine tells a host during a turn. Plain JSON: printed by the CLI, sent over Electron IPC,
+ * and written one per line by `hac -p --output jsonl`.
+ */
+export type EngineEvent =
+  | { type: 'waiting' }
+  | { type: 'notice'; level: 'info' | 'dim' | 'warn'; text: string }
+  | { type: 'thinking-start' }
+  | { type: 'thinking-delta'; text: string }
+  | { type: 'thinking-end' }
+  | { type: 'text-delta'; text: string }
+  | {
+      type: 'tool-call';
+      id: string;
+      server: string;
+      serverDescription?: string;
+      tool: string;
+      /** First line of the tool's description (R-LOOP-1). */
+      toolDescription?: string;
+      arguments: Record<string, unknown>;
+      needsConfirmation: boolean;
+    }
+  /** Answer with `engine.answer(id, reply)`; the engine repeats the request after an invalid reply. */
+  | { type: 'confirmation-request'; id: string }
+  /** ask_user (R-FN-3): answer with `engine.answer(id, text)`; with options, a number or the option text. */
+  | { type: 'question'; id: string; question: string; options?: string[] }
+  | { type: 'tool-result'; id: string; ok: boolean; summary: string }
+  | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }
+  | { type: 'retry'; attempt: number; reason: string; delayMs: number }
+  | { type: 'context-trimmed'; removed: number; summarised: boolean; text: string }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'turn-end'; status: TurnStatus; usage?: Usage };
