@@ -1,0 +1,294 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../logging/logger.js';
+import type { McpServerConfig } from './mcp-config.js';
+import { substituteMap, substituteVars } from './mcp-env.js';
+import { describeError, isSessionGone, isUndelivered, McpPoolError } from './mcp-errors.js';
+import { listAllTools, type McpToolInfo } from './list-tools.js';
+import { StderrTail } from './stderr-tail.js';
+import { abortable, settlesWithin, withTimeout } from './timing.js';
+import type { McpCallResult } from './tool-result-text.js';
+
+/** Where a server stands, as `/mcp` shows it (R-CMD-4). `disconnected`: the session ended; the next use reconnects once. */
+export type McpServerState = 'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed';
+
+/** Timing and environment a connection needs; the pool fills in the defaults. */
+export interface McpConnectionOptions {
+  logger: Logger;
+  /** hac's environment, the source of `${VAR}` values (never passed whole to a child). */
+  env: NodeJS.ProcessEnv;
+  connectTimeoutMs: number;
+  /** A stdio child that has not exited this long after its stdin closed is killed (SIGTERM half-way). */
+  killAfterMs: number;
+  clientInfo: { name: string; version: string };
+  onChange: () => void;
+}
+
+interface Session {
+  client: Client;
+  transport: Transport;
+  /** Settles when the transport has closed: for stdio, when the child has exited. */
+  exited: Promise<void>;
+  closing: boolean;
+}
+
+/** One configured MCP server: its session (opened, reused, reopened once when lost), tools and status. */
+export class McpConnection {
+  state: McpServerState;
+  reason: string | undefined;
+  tools: McpToolInfo[] = [];
+  readonly stderr = new StderrTail(20);
+  private session: Session | undefined;
+  private opening: Promise<Session | undefined> | undefined;
+  private openController: AbortController | undefined;
+  private generation = 0;
+  private readonly closings = new Set<Promise<void>>();
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly options: McpConnectionOptions,
+  ) {
+    this.state = config.enabled ? 'connecting' : 'disabled';
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Opens a session if none is open or opening. Never throws: a failure becomes the `failed` state. */
+  open(): Promise<Session | undefined> {
+    if (this.opening) return this.opening;
+    if (this.session) return Promise.resolve(this.session);
+    const generation = this.generation;
+    const controller = new AbortController();
+    this.openController = controller;
+    this.setState('connecting', undefined);
+    const opening = this.connectSession(generation, controller.signal).then(
+      (session) => {
+        this.session = session;
+        this.setState('connected', undefined);
+        this.options.logger.info(`MCP server "${this.name}" connected with ${this.tools.length} tools.`);
+        return session;
+      },
+      (error: unknown) => {
+        if (generation === this.generation) {
+          const reason = describeError(error);
+          this.setState('failed', reason);
+          this.options.logger.error(`MCP server "${this.name}" failed to start: ${reason}`);
+        }
+        return undefined;
+      },
+    );
+    this.opening = opening;
+    void opening.finally(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
+  }
+
+  /** Calls a tool on this server's session, reconnecting once when the session was lost (R-MCP-4). */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    let session = await this.usableSession(signal);
+    try {
+      return await this.callOn(session, tool, args, signal);
+    } catch (error) {
+      if (signal.aborted || !isSessionGone(error)) throw this.callError(tool, error, signal);
+      this.lost(session, describeError(error));
+      if (!isUndelivered(error)) throw this.callError(tool, error, signal);
+      session = await this.usableSession(signal);
+      try {
+        return await this.callOn(session, tool, args, signal);
+      } catch (retryError) {
+        if (!signal.aborted && isSessionGone(retryError)) this.lost(session, describeError(retryError));
+        throw this.callError(tool, retryError, signal);
+      }
+    }
+  }
+
+  /** Ends the session (if any) and waits for a stdio child to exit; `disabled` stays until `open()`. */
+  async stop(nextState: 'disabled' | 'disconnected' = 'disabled'): Promise<void> {
+    this.generation += 1;
+    const session = this.session;
+    const pending = this.opening;
+    this.session = undefined;
+    this.opening = undefined;
+    this.openController?.abort();
+    this.setState(nextState, undefined);
+    if (session) this.track(this.shutdown(session));
+    if (pending) await pending;
+    await Promise.all([...this.closings]);
+  }
+
+  private async usableSession(signal: AbortSignal): Promise<Session> {
+    if (this.state === 'disabled') {
+      throw new McpPoolError('mcp-disabled', this.name, `MCP server "${this.name}" is disabled.`);
+    }
+    if (this.session) return this.session;
+    if (this.opening || this.state === 'disconnected') {
+      if (!this.opening) this.options.logger.warn(`MCP server "${this.name}": reconnecting (${this.reason ?? 'session closed'}).`);
+      const session = await abortable(this.open(), signal);
+      if (session) return session;
+    }
+    throw new McpPoolError('mcp-not-connected', this.name, `MCP server "${this.name}" is not connected: ${this.reason ?? 'not started'}.`);
+  }
+
+  private async callOn(session: Session, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    this.options.logger.debug(`MCP ${this.name}/${tool} call: ${JSON.stringify(args)}`);
+    const result = await session.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+      signal,
+      timeout: this.config.timeoutMs,
+      resetTimeoutOnProgress: true,
+      // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
+      onprogress: (progress) => this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
+    });
+    this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
+    return result;
+  }
+
+  private callError(tool: string, error: unknown, signal: AbortSignal): McpPoolError {
+    if (error instanceof McpPoolError) return error;
+    if (signal.aborted) return new McpPoolError('cancelled', this.name, `The call to ${this.name}/${tool} was cancelled.`, { cause: error });
+    if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
+      const seconds = this.config.timeoutMs / 1000;
+      return new McpPoolError('mcp-timeout', this.name, `${this.name}/${tool} did not answer within ${seconds} s.`, { cause: error });
+    }
+    return new McpPoolError('mcp-call-failed', this.name, `${this.name}/${tool} failed: ${describeError(error)}`, { cause: error });
+  }
+
+  private async connectSession(generation: number, signal: AbortSignal): Promise<Session> {
+    const { logger, connectTimeoutMs, clientInfo } = this.options;
+    const transport = this.createTransport();
+    const client = new Client(clientInfo, { capabilities: {} });
+    let markExited!: () => void;
+    const session: Session = { client, transport, exited: new Promise((resolve) => (markExited = resolve)), closing: false };
+    client.onclose = () => {
+      markExited();
+      if (!session.closing) this.lost(session, this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed');
+    };
+    client.onerror = (error) => {
+      logger.debug(`MCP ${this.name} transport: ${describeError(error)}`);
+      // Remote transports report a dead server only here (sdk-facts); other errors (a stray stdout line) are not fatal.
+      if (!session.closing && /SSE stream disconnected|Maximum reconnection attempts/.test(error.message)) {
+        this.lost(session, describeError(error));
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refreshTools(session);
+    });
+    const seconds = connectTimeoutMs / 1000;
+    try {
+      logger.debug(`MCP ${this.name}: connecting over ${this.config.transport}.`);
+      await abortable(withTimeout(client.connect(transport), connectTimeoutMs, `no answer within ${seconds} s`), signal);
+      const tools = await abortable(
+        withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
+        signal,
+      );
+      if (generation !== this.generation) throw new Error('stopped while connecting');
+      this.tools = tools;
+      logger.debug(`MCP ${this.name} tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+      return session;
+    } catch (error) {
+      this.track(this.shutdown(session));
+      throw error;
+    }
+  }
+
+  private createTransport(): Transport {
+    const { config } = this;
+    const { env, logger } = this.options;
+    const where = `mcp-servers.json: server "${config.name}"`;
+    // Values are secrets (R-LOG-4): only the keys are logged.
+    const keys = Object.keys(config.env);
+    if (config.transport === 'stdio') {
+      const args = config.args.map((arg) => substituteVars(arg, env, `${where} args`));
+      logger.debug(`MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`);
+      const transport = new StdioClientTransport({
+        command: config.command ?? '',
+        args,
+        // The SDK adds its default safe environment (PATH, HOME, ...) to this, never hac's whole environment.
+        env: substituteMap(config.env, env, `${where} env`),
+        cwd: config.cwd,
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        for (const line of this.stderr.push(chunk.toString('utf8'))) logger.info(`MCP ${config.name} stderr: ${line}`);
+      });
+      return transport;
+    }
+    const headers = substituteMap(config.env, env, `${where} env`);
+    logger.debug(`MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`);
+    const url = new URL(config.url ?? '');
+    const requestInit = { headers };
+    return config.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private async refreshTools(session: Session): Promise<void> {
+    try {
+      const tools = await listAllTools(session.client);
+      if (session !== this.session) return;
+      this.tools = tools;
+      this.options.logger.debug(`MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+      this.options.onChange();
+    } catch (error) {
+      this.options.logger.warn(`MCP server "${this.name}": refreshing tools failed: ${describeError(error)}`);
+    }
+  }
+
+  /** The session ended by itself: forget it, close what is left, and reconnect on the next use. */
+  private lost(session: Session, reason: string): void {
+    if (session !== this.session) return;
+    this.session = undefined;
+    this.setState('disconnected', reason);
+    this.options.logger.warn(`MCP server "${this.name}": ${reason}; it reconnects on next use.`);
+    this.track(this.shutdown(session));
+  }
+
+  private async shutdown(session: Session): Promise<void> {
+    session.closing = true;
+    const { client, transport } = session;
+    const { killAfterMs } = this.options;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      // close() alone leaves the server's session open (sdk-facts).
+      await withTimeout(transport.terminateSession(), killAfterMs, 'terminate timed out').catch(() => undefined);
+    }
+    if (!(transport instanceof StdioClientTransport)) {
+      await client.close().catch(() => undefined);
+      return;
+    }
+    const pid = transport.pid ?? undefined;
+    // Closes stdin first, the polite way; the SDK's own escalation runs on unref'd timers, so we escalate and wait ourselves.
+    const closed = client.close().catch(() => undefined);
+    if (pid === undefined) return closed;
+    if (!(await settlesWithin(session.exited, killAfterMs / 2))) signalProcess(pid, 'SIGTERM');
+    if (!(await settlesWithin(session.exited, killAfterMs / 2))) {
+      this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit; killing it.`);
+      signalProcess(pid, 'SIGKILL');
+      await settlesWithin(session.exited, killAfterMs);
+    }
+  }
+
+  private track(closing: Promise<void>): void {
+    this.closings.add(closing);
+    void closing.finally(() => this.closings.delete(closing));
+  }
+
+  private setState(state: McpServerState, reason: string | undefined): void {
+    this.state = state;
+    this.reason = reason;
+    this.options.onChange();
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,191 @@
+import { updateJsonFile } from '../config/json-edit.js';
+import { ConfigError } from '../errors/hac-error.js';
+import { silentLogger, type Logger } from '../logging/logger.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import { loadMcpServers, type McpServerConfig } from './mcp-config.js';
+import { McpConnection, type McpServerState } from './mcp-connection.js';
+import { describeError, McpPoolError } from './mcp-errors.js';
+import type { McpToolInfo } from './list-tools.js';
+import { McpTool } from './mcp-tool.js';
+import { toolResultText } from './tool-result-text.js';
+
+/** Options of the pool; everything but `file` has a default. */
+export interface McpPoolOptions {
+  /** Path of mcp-servers.json (from core/config/paths.ts). */
+  file: string;
+  logger?: Logger;
+  /** hac's environment, the source of `${VAR}` values. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Per server (R-MCP-5). Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Grace before a stdio child is killed on close (R-MCP-6). Default 2 s. */
+  killAfterMs?: number;
+  clientInfo?: { name: string; version: string };
+}
+
+/** What `/mcp` and `/toggle-mcp` show for one configured server (R-CMD-4/7), in file order. */
+export interface McpServerStatus {
+  name: string;
+  description: string;
+  enabled: boolean;
+  transport: McpServerConfig['transport'];
+  state: McpServerState;
+  /** Why it failed or disconnected, one line. */
+  reason: string | undefined;
+  tools: { name: string; description: string }[];
+  /** The last lines of a stdio server's stderr (at most 20). */
+  stderrTail: string[];
+}
+
+/** Something changed: a server's state or its tool list. Hosts re-read `status()` / `tools()`. */
+export interface McpPoolEvent {
+  type: 'status' | 'tools';
+  server: string;
+}
+
+/**
+ * Every MCP server of mcp-servers.json behind one object (design: "The seams"): background start,
+ * status for /mcp, tools for the engine, calls, enable/disable, and a close that leaves no process behind.
+ * A broken file never throws out of it (R-MCP-9): the pool is empty and `configError` says why.
+ */
+export class McpPool {
+  private connections: McpConnection[] = [];
+  private loadError: ConfigError | undefined;
+  private started: Promise<void> | undefined;
+  private initial: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly listeners = new Set<(event: McpPoolEvent) => void>();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: McpPoolOptions) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * Reads mcp-servers.json and starts every enabled server in parallel, in the background.
+   * Resolves once the file is read (not when servers are up: see `ready()`). Never rejects.
+   */
+  start(): Promise<void> {
+    this.started ??= this.load();
+    return this.started;
+  }
+
+  /** Settles when every server started by `start()` has connected or failed. */
+  async ready(): Promise<void> {
+    await this.start();
+    await this.initial;
+  }
+
+  /** The error of a broken mcp-servers.json, kept for `/mcp` (R-MCP-9). */
+  get configError(): ConfigError | undefined {
+    return this.loadError;
+  }
+
+  /** Every configured server in file order, enabled or not. */
+  status(): McpServerStatus[] {
+    return this.connections.map((c) => ({
+      name: c.name,
+      description: c.config.description,
+      enabled: c.state !== 'disabled',
+      transport: c.config.transport,
+      state: c.state,
+      reason: c.reason,
+      tools: c.tools.map((t) => ({ name: t.name, description: t.description })),
+      stderrTail: c.stderr.lines(),
+    }));
+  }
+
+  /**
+   * The tools the model may call: those of enabled servers that are connected, or whose session
+   * ended and will reopen on use, in configuration order and the server's tool order.
+   */
+  tools(): Tool[] {
+    return this.connections
+      .filter((c) => c.state === 'connected' || c.state === 'disconnected')
+      .flatMap((c) => c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)));
+  }
+
+  /**
+   * Calls a tool and converts its result to text (R-LOOP-5). Throws McpPoolError for an unknown or
+   * disabled server, a failed session, a timeout (`mcp-timeout`) or a cancel (`cancelled`).
+   */
+  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const result = await this.connection(server).call(tool, args, signal);
+    return toolResultText(result);
+  }
+
+  /**
+   * Flips `enabled` in mcp-servers.json, keeping the rest of the file as written (R-CMD-7),
+   * then connects or disconnects the server. A broken file throws its ConfigError and nothing changes.
+   */
+  async setEnabled(server: string, on: boolean): Promise<void> {
+    await this.start();
+    const connection = this.connection(server);
+    await updateJsonFile(this.options.file, [{ path: ['mcpServers', server, 'enabled'], value: on }]);
+    this.logger.info(`MCP server "${server}" ${on ? 'enabled' : 'disabled'}.`);
+    if (on) {
+      if (connection.state === 'disabled') void connection.open();
+    } else {
+      await connection.stop('disabled');
+    }
+  }
+
+  /** Listens to state and tool-list changes; returns the unsubscribe function. */
+  subscribe(listener: (event: McpPoolEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes every session and waits until every stdio child has exited (killed after the grace, R-MCP-6). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.started;
+    await Promise.all(this.connections.map((c) => c.stop(c.state === 'disabled' ? 'disabled' : 'disconnected')));
+    this.listeners.clear();
+  }
+
+  private async load(): Promise<void> {
+    let servers: McpServerConfig[];
+    try {
+      servers = (await loadMcpServers(this.options.file)).servers;
+    } catch (error) {
+      this.loadError =
+        error instanceof ConfigError
+          ? error
+          : new ConfigError(this.options.file, [{ at: '(file)', message: `cannot be read: ${describeError(error)}` }]);
+      this.logger.error(this.loadError.message);
+      return;
+    }
+    if (this.closed) return;
+    const { options } = this;
+    this.connections = servers.map(
+      (config) =>
+        new McpConnection(config, {
+          logger: this.logger,
+          env: options.env ?? process.env,
+          connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+          killAfterMs: options.killAfterMs ?? 2_000,
+          clientInfo: options.clientInfo ?? { name: 'hac', version: '0.1.0' },
+          onChange: () => this.emit(config.name),
+        }),
+    );
+    this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));
+  }
+
+  private connection(server: string): McpConnection {
+    const found = this.connections.find((c) => c.name === server);
+    if (!found) throw new McpPoolError('mcp-unknown-server', server, `No MCP server named "${server}" in mcp-servers.json.`);
+    return found;
+  }
+
+  private lastSeen = new Map<string, string>();
+
+  private emit(server: string): void {
+    const connection = this.connections.find((c) => c.name === server);
+    // One callback serves both kinds: a state change, or the same state with a new tool list.
+    const state = connection ? `${connection.state}:${connection.reason ?? ''}` : '';
+    const type = this.lastSeen.get(server) === state ? 'tools' : 'status';
+    this.lastSeen.set(server, state);
+    for (const listener of this.listeners) listener({ type, server });
+  }
+}
