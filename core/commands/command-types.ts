@@ -1,0 +1,47 @@
+import type { HacConfig, ModelConfig } from '../config/load-config.js';
+import type { ConfigError } from '../errors/hac-error.js';
+import type { SessionListing } from '../sessions/session-store.js';
+
+/**
+ * What a command produced: lines to print, optionally a follow-up question whose reply continues the
+ * command, and whether hac should exit. Hosts print; commands never do.
+ */
+export interface CommandOutput {
+  lines: string[];
+  question?: { prompt: string; answer(reply: string): Promise<CommandOutput> };
+  exit?: boolean;
+}
+
+/** One configured MCP server as `/mcp` and `/toggle-mcp` show it (R-CMD-4, R-CMD-7). */
+export interface McpServerView {
+  name: string;
+  enabled: boolean;
+  description?: string;
+  state: 'connecting' | 'connected' | 'failed' | 'disabled' | 'closed';
+  reason?: string;
+  tools: { name: string; description: string }[];
+  stderrTail: string[];
+}
+
+/** An Ollama model found on a server but not in config.json (R-CMD-3). */
+export interface DiscoveredModel {
+  name: string;
+  baseUrl: string;
+}
+
+/** What the commands may do to the running hac. Implemented by createHac. */
+export interface CommandContext {
+  config(): HacConfig;
+  /** Makes a configured model active (by index in models[]) or adds a discovered one as active; saves config.json. */
+  setActiveModel(choice: { index: number } | { add: DiscoveredModel }): Promise<ModelConfig>;
+  setToolCallMode(mode: 'manual' | 'auto'): Promise<void>;
+  newSession(): void;
+  listSessions(): Promise<SessionListing[]>;
+  /** Continues a session file; resolves with its message count. */
+  resumeSession(file: string): Promise<number>;
+  /** Configured servers in file order, the load error of mcp-servers.json if any. */
+  mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
+  setMcpEnabled(name: string, on: boolean): Promise<void>;
+  /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
+  discoverOllamaModels(): Promise<DiscoveredModel[]>;
+}

@@ -1,0 +1,73 @@
+import type { CommandContext, CommandOutput } from './command-types.js';
+import { mcpCommand, toggleMcpCommand } from './mcp-commands.js';
+import { resumeCommand, sessionsCommand } from './session-commands.js';
+import { setModelCommand } from './set-model.js';
+
+/** Every command with its one-line description (R-CMD-1), in the order /help lists them. */
+export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
+  { name: '/help', usage: '/help', description: 'Show the commands.' },
+  { name: '/new', usage: '/new', description: 'Start a new session (clears the conversation).' },
+  { name: '/set-model', usage: '/set-model', description: 'Choose the active model.' },
+  {
+    name: '/set-tool-mode',
+    usage: '/set-tool-mode [auto|manual]',
+    description: 'Ask before each tool call (manual) or not (auto).',
+  },
+  { name: '/mcp', usage: '/mcp', description: 'Show MCP servers, their status and their tools.' },
+  { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
+  { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
+  { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
+  { name: '/exit', usage: '/exit', description: 'Close MCP sessions and exit.' },
+];
+
+/** Whether a line is a command: starts with `/` but not `//` (which sends `/text` as a message). */
+export function isCommand(line: string): boolean {
+  return line.startsWith('/') && !line.startsWith('//');
+}
+
+/** Runs one command line (R-CMD). */
+export async function runCommand(line: string, ctx: CommandContext): Promise<CommandOutput> {
+  const [name = '', ...rest] = line.trim().split(/\s+/);
+  const arg = rest.join(' ');
+  switch (name) {
+    case '/help':
+      return { lines: COMMANDS.map((c) => `  ${c.usage.padEnd(30)} ${c.description}`) };
+    case '/new':
+      ctx.newSession();
+      return { lines: ['Started a new session.'] };
+    case '/set-model':
+      return setModelCommand(ctx);
+    case '/set-tool-mode':
+      return setToolMode(ctx, arg);
+    case '/mcp':
+      return mcpCommand(ctx);
+    case '/toggle-mcp':
+      return toggleMcpCommand(ctx);
+    case '/sessions':
+      return sessionsCommand(ctx);
+    case '/resume':
+      return resumeCommand(ctx, arg);
+    case '/exit':
+      return { lines: [], exit: true };
+    default:
+      return { lines: [`Unknown command: ${name}. Type /help for the list.`] };
+  }
+}
+
+async function setToolMode(ctx: CommandContext, arg: string): Promise<CommandOutput> {
+  const mode = arg.trim().toLowerCase();
+  if (!mode) {
+    return {
+      lines: [`Tool call mode is ${ctx.config().toolCallMode}.`, 'Usage: /set-tool-mode [auto|manual]'],
+    };
+  }
+  if (mode !== 'auto' && mode !== 'manual') return { lines: ['Please enter either auto or manual.'] };
+  await ctx.setToolCallMode(mode);
+  return { lines: [`Tool call mode set to ${mode}.`] };
+}
+
+/** Tab completion: the command names that start with what was typed. */
+export function completeCommand(line: string): string[] {
+  if (!line.startsWith('/') || line.includes(' ')) return [];
+  return COMMANDS.map((c) => c.name).filter((n) => n.startsWith(line));
+}

@@ -1,0 +1,157 @@
+import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
+import type { Tool } from '../tools/tool.js';
+import type { EngineEvent } from '../types/engine-event.js';
+import { canonicalJson } from './canonical-json.js';
+import type { EventChannel, PendingAnswers } from './event-channel.js';
+import { cutToolOutput, firstLine } from './tool-output.js';
+
+/** A call the model asked for, resolved to a tool, or an attempted call that could not be (R-PARSE-2). */
+export interface RequestedCall {
+  /** Unique within the turn; the native call id when the model gave one. */
+  id: string;
+  server: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  tool?: Tool;
+  /** Why the call cannot run (unknown tool, ambiguous name, bad arguments): sent to the model as the error. */
+  error?: string;
+  serverDescription?: string;
+}
+
+/** What running one call came to. `text` is what the model gets as the tool result. */
+export type CallOutcome =
+  | { kind: 'result'; text: string; isError: boolean }
+  | { kind: 'declined' }
+  | { kind: 'cancelled' }
+  /** A second call after the stop notice (R-LOOP-6): the turn ends with this error. */
+  | { kind: 'end-turn'; message: string };
+
+export const STOPPED_AFTER_ERROR = 'Tool calls are stopped after an error. Answer the user.';
+export const DECLINED_TEXT = 'MCP call cancelled by user.';
+export const INVALID_CONFIRMATION = 'Please answer with Y or N.';
+
+/** Per-turn memory of the tool loop: earlier results (R-LOOP-7) and the error stop (R-LOOP-6). */
+export class TurnToolState {
+  readonly results = new Map<string, string>();
+  firstError: string | undefined;
+  stopNoticeSent = false;
+}
+
+export interface ToolRunnerOptions {
+  mode: ToolCallMode;
+  confirmDestructiveTools: boolean;
+  toolOutputMaxChars: number;
+  answers: PendingAnswers;
+  channel: EventChannel<EngineEvent>;
+}
+
+/**
+ * Runs one requested call under the rules of R-LOOP-1..7, yielding the events a host shows
+ * (summary, Y/N, result) and returning what the model gets.
+ */
+export async function* runToolCall(
+  call: RequestedCall,
+  state: TurnToolState,
+  options: ToolRunnerOptions,
+  signal: AbortSignal,
+): AsyncGenerator<EngineEvent, CallOutcome> {
+  if (state.firstError !== undefined) {
+    if (state.stopNoticeSent) return { kind: 'end-turn', message: state.firstError };
+    state.stopNoticeSent = true;
+    yield {
+      type: 'tool-skipped',
+      id: call.id,
+      reason: 'stopped',
+      text: `Skipped call to ${call.server}/${call.name}: tool calls are stopped after an error.`,
+    };
+    return { kind: 'result', text: STOPPED_AFTER_ERROR, isError: true };
+  }
+
+  if (call.error !== undefined || !call.tool) {
+    const text = `Error: ${call.error ?? `unknown tool ${call.name}`}`;
+    state.firstError = text;
+    yield {
+      type: 'tool-result',
+      id: call.id,
+      ok: false,
+      summary: `${call.server || '?'}/${call.name}: ${firstLine(text)}`,
+    };
+    return { kind: 'result', text, isError: true };
+  }
+
+  const key = canonicalJson([call.server, call.name, call.arguments]);
+  const earlier = state.results.get(key);
+  if (earlier !== undefined) {
+    yield {
+      type: 'tool-skipped',
+      id: call.id,
+      reason: 'duplicate',
+      text: `Skipped duplicate call to ${call.server}/${call.name}.`,
+    };
+    return { kind: 'result', text: `${earlier}\n\n(duplicate call: result reused)`, isError: false };
+  }
+
+  const tool = call.tool;
+  const confirm = needsConfirmation(tool, options.mode, options.confirmDestructiveTools);
+  yield {
+    type: 'tool-call',
+    id: call.id,
+    server: call.server,
+    serverDescription: call.serverDescription,
+    tool: call.name,
+    toolDescription: firstLine(tool.description) || undefined,
+    arguments: call.arguments,
+    needsConfirmation: confirm,
+  };
+  if (confirm) {
+    for (;;) {
+      yield { type: 'confirmation-request', id: call.id };
+      let reply: string;
+      try {
+        reply = await options.answers.wait(call.id, signal);
+      } catch {
+        reply = 'n'; // Ctrl+C at the question counts as "n" (R-LOOP-2)
+      }
+      const verdict = readConfirmation(reply);
+      if (verdict === 'yes') break;
+      if (verdict === 'no') {
+        yield { type: 'tool-skipped', id: call.id, reason: 'declined', text: DECLINED_TEXT };
+        return { kind: 'declined' };
+      }
+      yield { type: 'notice', level: 'info', text: INVALID_CONFIRMATION };
+    }
+  }
+
+  let text: string;
+  let isError: boolean;
+  try {
+    const result = yield* options.channel.drainWhile(tool.call(call.arguments, signal));
+    ({ text, isError } = result);
+  } catch (error) {
+    if (signal.aborted) return { kind: 'cancelled' };
+    text = error instanceof Error ? error.message : String(error);
+    isError = true;
+  }
+  if (signal.aborted) return { kind: 'cancelled' };
+
+  text = cutToolOutput(text, options.toolOutputMaxChars);
+  if (isError) {
+    text = text.startsWith('Error: ') ? text : `Error: ${text}`;
+    state.firstError = text;
+    yield {
+      type: 'tool-result',
+      id: call.id,
+      ok: false,
+      summary: `${call.server}/${call.name} failed: ${firstLine(text.slice(7))}`,
+    };
+  } else {
+    state.results.set(key, text);
+    yield {
+      type: 'tool-result',
+      id: call.id,
+      ok: true,
+      summary: `${call.server}/${call.name} returned ${text.length} characters.`,
+    };
+  }
+  return { kind: 'result', text, isError };
+}
