@@ -1,4 +1,4 @@
-import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { applyEdits, format, modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { parseJsonText, readTextIfExists } from './read-json-file.js';
 
@@ -26,11 +26,30 @@ export async function updateJsonFile(
   const formattingOptions = detectFormatting(text);
   let next = text;
   for (const change of list) {
-    next = applyEdits(next, modify(next, change.path, change.value, { formattingOptions }));
+    next = applyFormatted(next, modify(next, change.path, change.value, {}), formattingOptions);
   }
   if (next === text) return;
   parseJsonText(file, next); // never write something we could not read back
   await writeFileAtomic(file, next, { mode: 0o600 });
+}
+
+/**
+ * Applies unformatted edits, then formats only the text they inserted. jsonc-parser's own formatting
+ * reformats whole lines around an insertion, which would turn the previous key's one-line array
+ * (`"args": ["-y", "pkg"]`) into a multi-line one.
+ */
+function applyFormatted(text: string, edits: Edit[], options: FormattingOptions): string {
+  let next = text;
+  for (const edit of [...edits].sort((a, b) => b.offset - a.offset)) {
+    next = applyEdits(next, [edit]);
+    const start = edit.offset;
+    const end = edit.offset + edit.content.length;
+    const inside = format(next, { offset: start, length: end - start }, { ...options, keepLines: false }).filter(
+      (e) => e.offset >= start && e.offset + e.length <= end,
+    );
+    next = applyEdits(next, inside);
+  }
+  return next;
 }
 
 function detectFormatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
