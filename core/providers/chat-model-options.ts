@@ -1,0 +1,27 @@
+import type { ModelConfig } from '../config/load-config.js';
+import type { Logger } from '../logging/logger.js';
+
+/** Timer functions the stream watchdog uses; tests may inject their own. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  now(): number;
+}
+
+/** Real timers. */
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => performance.now(),
+};
+
+/** What every adapter is built from. */
+export interface ChatModelOptions {
+  model: ModelConfig;
+  /** Path of config.json: auth errors tell the user to fix the apiKey there (R-PROV-3). */
+  configFile: string;
+  logger: Logger;
+  /** Where `${VAR}` keys and OPENAI_API_KEY are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  timers?: Timers;
+}

@@ -1,0 +1,126 @@
+import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse } from 'ollama';
+import type { ChatStreamPart } from '../../types/chat-stream.js';
+import type { Usage } from '../../types/message.js';
+import type { ProviderError } from '../../errors/provider-error.js';
+import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import type { ErrorContext } from '../provider-errors.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
+import { ThinkTagSplitter } from '../think-tags.js';
+import { CallControl } from '../timeouts.js';
+import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
+import { mapOllamaError } from './map-ollama-error.js';
+import { ollamaFetch } from './ollama-fetch.js';
+
+type StreamingRequest = OllamaChatRequest & { stream: true };
+
+/** The Ollama `/api/chat` adapter (R-PROV-1/2): streams one answer through the official SDK. */
+export class OllamaChatModel implements ChatModel {
+  readonly provider = 'ollama' as const;
+  readonly modelId: string;
+  private readonly context: ErrorContext;
+
+  constructor(private readonly options: ChatModelOptions) {
+    this.modelId = options.model.id;
+    this.context = { model: options.model, configFile: options.configFile };
+  }
+
+  /** The request body sent for a ChatRequest (R-PROV-2): never a `tools` field unless the request has native tools. */
+  buildBody(request: ChatRequest): StreamingRequest {
+    const { think } = this.options.model;
+    return {
+      model: this.modelId,
+      messages: toOllamaMessages(request.messages),
+      stream: true,
+      options: { temperature: 0.1 },
+      ...(think !== undefined ? { think } : {}),
+      ...(request.tools?.length ? { tools: toOllamaTools(request.tools) } : {}),
+    };
+  }
+
+  async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+    const { model, logger } = this.options;
+    const body = this.buildBody(request);
+    logger.debug(`ollama request to ${model.baseUrl}/api/chat: ${JSON.stringify(body)}`);
+    const control = new CallControl(signal, {
+      firstByteMs: model.firstByteTimeoutMs,
+      idleMs: model.idleTimeoutMs,
+      timers: this.options.timers ?? realTimers,
+      context: this.context,
+    });
+    // One SDK client per call: its fetch carries this call's signal.
+    const sdk = new Ollama({ host: model.baseUrl, fetch: ollamaFetch(this.context, () => control.signal) });
+    const fail = (error: unknown): ProviderError => control.abortError() ?? mapOllamaError(error, this.context);
+    let finished = false;
+    let stream: (AsyncIterable<ChatResponse> & { abort(): void }) | undefined;
+    try {
+      let iterator: AsyncIterator<ChatResponse>;
+      try {
+        stream = await sdk.chat(body);
+        iterator = stream[Symbol.asyncIterator]();
+      } catch (error) {
+        throw fail(error);
+      }
+      const splitter = new ThinkTagSplitter();
+      const log = { text: [] as string[], reasoning: [] as string[], toolCalls: [] as unknown[] };
+      let usage: Usage | undefined;
+      let doneReason = '';
+      let toolCallCount = 0;
+      for (;;) {
+        control.waiting();
+        let next: IteratorResult<ChatResponse>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw fail(error);
+        }
+        // Parts already buffered by the SDK must not outrun a cancel.
+        if (control.signal.aborted) throw fail(new Error('aborted'));
+        if (next.done) break;
+        control.gotData();
+        const chunk = next.value;
+        const message = chunk.message;
+        if (message?.thinking) {
+          log.reasoning.push(message.thinking);
+          yield { type: 'reasoning-delta', text: message.thinking };
+        }
+        if (message?.content) {
+          for (const piece of splitter.push(message.content)) {
+            (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
+            yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
+          }
+        }
+        for (const call of message?.tool_calls ?? []) {
+          const raw = call as { id?: unknown; function: { name: string; arguments: unknown; index?: unknown } };
+          const id = typeof raw.id === 'string' && raw.id ? raw.id : `call_${toolCallCount}`;
+          toolCallCount++;
+          const nativeCall = { id, name: raw.function.name, arguments: parseToolArguments(raw.function.arguments, logger, raw.function.name) };
+          log.toolCalls.push(nativeCall);
+          yield { type: 'tool-call', call: nativeCall };
+        }
+        if (chunk.done) {
+          doneReason = chunk.done_reason ?? '';
+          if (typeof chunk.prompt_eval_count === 'number' || typeof chunk.eval_count === 'number') {
+            usage = { inputTokens: chunk.prompt_eval_count ?? 0, outputTokens: chunk.eval_count ?? 0 };
+          }
+        }
+      }
+      const aborted = control.abortError();
+      if (aborted) throw aborted;
+      for (const piece of splitter.flush()) {
+        (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
+        yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
+      }
+      if (usage) yield { type: 'usage', usage };
+      finished = true;
+      logger.debug(
+        `ollama response from ${this.modelId} (${doneReason}): ${JSON.stringify({ text: log.text.join(''), reasoning: log.reasoning.join(''), toolCalls: log.toolCalls, usage })}`,
+      );
+      yield { type: 'finish', reason: toolCallCount ? 'tool-calls' : doneReason === 'stop' ? 'stop' : doneReason === 'length' ? 'length' : 'other' };
+    } finally {
+      control.dispose(finished);
+      // `break` does not cancel the SDK's request: abort it too.
+      if (!finished) stream?.abort();
+    }
+  }
+}

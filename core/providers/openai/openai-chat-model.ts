@@ -1,0 +1,183 @@
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ChatStreamPart } from '../../types/chat-stream.js';
+import type { Usage } from '../../types/message.js';
+import { resolveApiKey } from '../../config/load-config.js';
+import { ProviderError } from '../../errors/provider-error.js';
+import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import { withGuardedBody } from '../guard-body.js';
+import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { ThinkTagSplitter } from '../think-tags.js';
+import { CallControl } from '../timeouts.js';
+import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
+import { mapOpenAIError } from './map-openai-error.js';
+import { ToolCallAssembler } from './tool-call-assembler.js';
+
+/** Our own watchdog decides timeouts; the SDK's (headers only) is set beyond any of ours. */
+const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const OFFICIAL_API = 'https://api.openai.com/v1';
+
+/** What `think` becomes: `true` → `medium` (OpenAI's own default effort); `false` or absent → no field. */
+export function reasoningEffort(think: boolean | 'low' | 'medium' | 'high' | undefined): 'low' | 'medium' | 'high' | undefined {
+  if (think === true) return 'medium';
+  return think === false ? undefined : think;
+}
+
+type ReasoningDelta = { reasoning_content?: unknown; reasoning?: unknown };
+
+/** The OpenAI Chat Completions adapter (R-PROV-1/2): streams one answer through the official SDK. */
+export class OpenAIChatModel implements ChatModel {
+  readonly provider = 'openai' as const;
+  readonly modelId: string;
+  private readonly context: ErrorContext;
+  private client: { key: string; sdk: OpenAI } | undefined;
+
+  constructor(private readonly options: ChatModelOptions) {
+    this.modelId = options.model.id;
+    this.context = { model: options.model, configFile: options.configFile };
+  }
+
+  /** The request body sent for a ChatRequest (R-PROV-2). */
+  buildBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
+    const effort = reasoningEffort(this.options.model.think);
+    return {
+      model: this.modelId,
+      messages: toOpenAIMessages(request.messages),
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.1,
+      ...(effort ? { reasoning_effort: effort } : {}),
+      ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
+    };
+  }
+
+  async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+    const { model, logger } = this.options;
+    const sdk = this.sdkClient();
+    const body = this.buildBody(request);
+    logger.debug(`openai request to ${model.baseUrl}/chat/completions: ${JSON.stringify(body)}`);
+
+    const control = new CallControl(signal, {
+      firstByteMs: model.firstByteTimeoutMs,
+      idleMs: model.idleTimeoutMs,
+      timers: this.options.timers ?? realTimers,
+      context: this.context,
+    });
+    const fail = (error: unknown): ProviderError => control.abortError() ?? mapOpenAIError(error, this.context);
+    let finished = false;
+    let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
+    try {
+      try {
+        const stream = await sdk.chat.completions.create(body, { signal: control.signal });
+        iterator = stream[Symbol.asyncIterator]();
+      } catch (error) {
+        throw fail(error);
+      }
+      const splitter = new ThinkTagSplitter();
+      const toolCalls = new ToolCallAssembler();
+      const log = { text: [] as string[], reasoning: [] as string[] };
+      let usage: Usage | undefined;
+      let finishReason: string | undefined;
+      for (;;) {
+        control.waiting();
+        let next: IteratorResult<ChatCompletionChunk>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw fail(error);
+        }
+        // Parts already buffered by the SDK must not outrun a cancel.
+        if (control.signal.aborted) throw fail(new Error('aborted'));
+        if (next.done) break;
+        control.gotData();
+        const chunk = next.value;
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta as (typeof choice.delta & ReasoningDelta) | undefined;
+        if (delta) {
+          const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+          if (reasoning) {
+            log.reasoning.push(reasoning);
+            yield { type: 'reasoning-delta', text: reasoning };
+          }
+          if (delta.content) {
+            for (const piece of splitter.push(delta.content)) {
+              (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
+              yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
+            }
+          }
+          if (delta.tool_calls) toolCalls.add(delta.tool_calls);
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+      // The SDK ends the loop silently when the request is aborted: say why.
+      const aborted = control.abortError();
+      if (aborted) throw aborted;
+      if (!finishReason) throw truncatedError(this.context, 'no finish_reason');
+      for (const piece of splitter.flush()) {
+        (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
+        yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
+      }
+      const calls = toolCalls.finish(logger);
+      for (const call of calls) yield { type: 'tool-call', call };
+      if (usage) yield { type: 'usage', usage };
+      finished = true;
+      logger.debug(
+        `openai response from ${this.modelId} (${finishReason}): ${JSON.stringify({ text: log.text.join(''), reasoning: log.reasoning.join(''), toolCalls: calls, usage })}`,
+      );
+      yield { type: 'finish', reason: calls.length ? 'tool-calls' : mapFinishReason(finishReason) };
+    } finally {
+      control.dispose(finished);
+      if (!finished) void iterator?.return?.().catch(() => undefined);
+    }
+  }
+
+  /** The SDK client for the current key (re-created when `${VAR}` now resolves to another key). */
+  private sdkClient(): OpenAI {
+    const { model, env, configFile, logger } = this.options;
+    const key = resolveApiKey(model, env);
+    if (!key && model.baseUrl === OFFICIAL_API) {
+      const written = model.apiKey?.trim();
+      const variable = written ? /^\$\{(\w+)\}$/.exec(written)?.[1] : undefined;
+      const reason = variable ? `the environment variable ${variable} is not set` : 'no apiKey is set and OPENAI_API_KEY is not set';
+      throw new ProviderError('auth', `No API key for ${model.label}: ${reason}. Set apiKey in ${configFile}`, { retryable: false });
+    }
+    // Local OpenAI-compatible servers (LM Studio, llama.cpp, vLLM) often need no key; the SDK insists on one.
+    const effectiveKey = key ?? 'no-key';
+    if (this.client?.key !== effectiveKey) {
+      const sdkLog = (message: string, ...rest: unknown[]) => logger.debug(`openai sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
+      this.client = {
+        key: effectiveKey,
+        sdk: new OpenAI({
+          apiKey: effectiveKey,
+          baseURL: model.baseUrl,
+          maxRetries: 0,
+          timeout: SDK_TIMEOUT_MS,
+          // The SDK logs to the console by default; ours goes to the log file.
+          logger: { error: sdkLog, warn: sdkLog, info: sdkLog, debug: sdkLog },
+          logLevel: 'warn',
+          fetch: (input, init) => this.guardedFetch(input, init),
+        }),
+      };
+    }
+    return this.client.sdk;
+  }
+
+  /** fetch, then refuse a web page and guard the event stream's line lengths. */
+  private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const response = await fetch(input, init);
+    if (!response.ok) return response;
+    if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel().catch(() => undefined);
+      throw htmlPageError(this.context);
+    }
+    return withGuardedBody(response, { context: this.context });
+  }
+}
+
+function mapFinishReason(reason: string): 'stop' | 'length' | 'other' {
+  if (reason === 'stop') return 'stop';
+  return reason === 'length' ? 'length' : 'other';
+}

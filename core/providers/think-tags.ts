@@ -1,0 +1,81 @@
+/** A piece of content after splitting off leading thinking tags. */
+export interface ContentPiece {
+  kind: 'text' | 'reasoning';
+  text: string;
+}
+
+const OPEN_TAGS = ['<think>', '<thinking>', '<reasoning>'] as const;
+
+/**
+ * Incremental splitter for thinking in content (R-PARSE-4, R-STREAM-2): `<think>…</think>`, `<thinking>…</thinking>`
+ * or `<reasoning>…</reasoning>` at the start of a message is reasoning, not answer text. Tags may be split across
+ * chunks; whitespace inside is kept exactly. Whitespace before the opening tag is dropped; after the closing tag
+ * everything (its whitespace too) is text. Once the message has started with anything else, content passes
+ * through untouched, so a tag later in the answer (in a code block, say) stays text.
+ */
+export class ThinkTagSplitter {
+  private state: 'start' | 'thinking' | 'text' = 'start';
+  private buffer = '';
+  private closeTag = '';
+
+  /** Feeds one content delta; returns the pieces that are decided. */
+  push(delta: string): ContentPiece[] {
+    if (this.state === 'text') return delta ? [{ kind: 'text', text: delta }] : [];
+    this.buffer += delta;
+    return this.state === 'start' ? this.fromStart() : this.fromThinking();
+  }
+
+  /** Call at the end of the message: whatever was held back is released. */
+  flush(): ContentPiece[] {
+    const rest = this.buffer;
+    this.buffer = '';
+    if (!rest) return [];
+    // An unclosed thinking block is all thinking; an undecided start was text.
+    return [{ kind: this.state === 'thinking' ? 'reasoning' : 'text', text: rest }];
+  }
+
+  private fromStart(): ContentPiece[] {
+    const body = this.buffer.trimStart();
+    if (!body) return []; // only whitespace so far: undecided
+    for (const tag of OPEN_TAGS) {
+      if (body.startsWith(tag)) {
+        this.state = 'thinking';
+        this.closeTag = `</${tag.slice(1)}`;
+        this.buffer = body.slice(tag.length);
+        return this.fromThinking();
+      }
+    }
+    if (OPEN_TAGS.some((tag) => tag.startsWith(body))) return []; // a tag may still be arriving
+    this.state = 'text';
+    const text = this.buffer;
+    this.buffer = '';
+    return [{ kind: 'text', text }];
+  }
+
+  private fromThinking(): ContentPiece[] {
+    const end = this.buffer.indexOf(this.closeTag);
+    if (end !== -1) {
+      const pieces: ContentPiece[] = [];
+      const reasoning = this.buffer.slice(0, end);
+      const text = this.buffer.slice(end + this.closeTag.length);
+      if (reasoning) pieces.push({ kind: 'reasoning', text: reasoning });
+      if (text) pieces.push({ kind: 'text', text });
+      this.state = 'text';
+      this.buffer = '';
+      return pieces;
+    }
+    // Hold back only a tail that could be the start of the closing tag.
+    const keep = partialSuffix(this.buffer, this.closeTag);
+    const ready = this.buffer.slice(0, this.buffer.length - keep);
+    this.buffer = this.buffer.slice(this.buffer.length - keep);
+    return ready ? [{ kind: 'reasoning', text: ready }] : [];
+  }
+}
+
+/** Length of the longest suffix of `text` that is a proper prefix of `tag`. */
+function partialSuffix(text: string, tag: string): number {
+  for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) {
+    if (text.endsWith(tag.slice(0, n))) return n;
+  }
+  return 0;
+}
