@@ -159,7 +159,8 @@ async function prepare(input: PrepareContextInput, budget: ContextBudget, mayWar
   const stage1 = (summary: ContextSummary | undefined): TrimResult =>
     trimToBudget({
       system: input.system,
-      history: summary ? history.slice(summary.covers) : history,
+      history,
+      historyStart: summary?.covers ?? 0,
       turn,
       summary: summary ? summaryMessage(summary) : undefined,
       budget,
@@ -232,13 +233,14 @@ function fullSize(
   budget: ContextBudget,
   counter: TokenCounter | undefined,
 ): RequestSize {
-  const parts: (readonly Message[])[] = summary
-    ? [[summaryMessage(summary)], history.slice(summary.covers), turn]
-    : [history, turn];
-  let chars = system.length;
-  for (const part of parts) for (const message of part) chars += messageChars(message);
+  const from = summary?.covers ?? 0;
+  const head = summary ? summaryMessage(summary) : undefined;
+  let chars = system.length + (head ? messageChars(head) : 0);
+  for (let i = from; i < history.length; i++) chars += messageChars(history[i] as Message);
+  for (const message of turn) chars += messageChars(message);
   if (!counter || chars > budget.maxChars) return { chars };
-  let tokens = REPLY_PRIMING_TOKENS + counter.system(system);
-  for (const part of parts) for (const message of part) tokens += counter.message(message);
+  let tokens = REPLY_PRIMING_TOKENS + counter.system(system) + (head ? counter.message(head) : 0);
+  for (let i = from; i < history.length; i++) tokens += counter.message(history[i] as Message);
+  for (const message of turn) tokens += counter.message(message);
   return { chars, tokens };
 }

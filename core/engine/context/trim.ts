@@ -6,8 +6,10 @@ import { REPLY_PRIMING_TOKENS, type TokenCounter } from './token-estimate.js';
 /** What stage 1 works on: the composed system prompt (without `Last user query`) and the conversation. */
 export interface TrimInput {
   system: string;
-  /** Earlier turns, oldest first, after any part a summary already stands for. */
+  /** Earlier turns, oldest first. */
   history: readonly Message[];
+  /** Index of the first `history` message no summary stands for (default 0); earlier ones are never sent. */
+  historyStart?: number;
   /** The current turn: its user message first, then the tool chains so far (R-LOOP-4, R-LOOP-8). */
   turn: readonly Message[];
   /** The summary message that stands for older history; kept when it fits after the recent messages. */
@@ -24,7 +26,7 @@ export interface TrimResult {
   messages: Message[];
   /** The current user message's text when it is not among `messages` (R-CTX-3). */
   lastUserQuery?: string;
-  /** How many leading `history` messages are not sent. */
+  /** How many `history` messages from `historyStart` on are not sent. */
   droppedHistory: number;
   /** How many `turn` messages are not sent (the user message moved to `lastUserQuery` not counted). */
   droppedTurn: number;
@@ -36,11 +38,11 @@ export interface TrimResult {
 }
 
 /** First index of the unit that ends at `end`: a tool chain (assistant + its `tool` results) or one message. */
-export function unitStart(messages: readonly Message[], end: number): number {
+export function unitStart(at: (index: number) => Message, end: number): number {
   let start = end;
-  if (messages[start]?.role !== 'tool') return start;
-  while (start > 0 && messages[start - 1]?.role === 'tool') start--;
-  if (start > 0 && messages[start - 1]?.role === 'assistant') start--;
+  if (at(start).role !== 'tool') return start;
+  while (start > 0 && at(start - 1).role === 'tool') start--;
+  if (start > 0 && at(start - 1).role === 'assistant') start--;
   return start;
 }
 
@@ -53,8 +55,12 @@ export function unitStart(messages: readonly Message[], end: number): number {
  */
 export function trimToBudget(input: TrimInput): TrimResult {
   const { history, turn, budget, counter } = input;
-  const all = history.length === 0 ? turn : turn.length === 0 ? history : history.concat(turn);
-  const userIndex = turn[0]?.role === 'user' ? history.length : -1;
+  // History and turn are read in place, one virtual list: copying a long history would cost more than the scan.
+  const offset = Math.min(input.historyStart ?? 0, history.length);
+  const historyLength = history.length - offset;
+  const total = historyLength + turn.length;
+  const at = (i: number): Message => (i < historyLength ? history[offset + i] : turn[i - historyLength]) as Message;
+  const userIndex = turn[0]?.role === 'user' ? historyLength : -1;
   const user = turn[0];
   const countTokens = budget.maxTokens !== undefined && counter !== undefined;
   const tokensOf = (m: Message): number => (countTokens && counter ? counter.message(m) : 0);
@@ -63,7 +69,7 @@ export function trimToBudget(input: TrimInput): TrimResult {
   let tokens = countTokens && counter ? REPLY_PRIMING_TOKENS + counter.system(input.system) : 0;
   const add = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
-      const m = all[i] as Message;
+      const m = at(i);
       chars += messageChars(m);
       tokens += tokensOf(m);
     }
@@ -72,9 +78,9 @@ export function trimToBudget(input: TrimInput): TrimResult {
     fitsBudget({ chars: chars + extraChars, tokens: countTokens ? tokens + extraTokens : undefined }, budget);
 
   // The newest units that must stay, whatever their size.
-  let start = all.length;
-  while (start > 0 && (start === all.length || all.length - start < input.minRecentMessages)) {
-    const s = unitStart(all, start - 1);
+  let start = total;
+  while (start > 0 && (start === total || total - start < input.minRecentMessages)) {
+    const s = unitStart(at, start - 1);
     add(s, start);
     start = s;
   }
@@ -99,7 +105,7 @@ export function trimToBudget(input: TrimInput): TrimResult {
   }
 
   while (start > 0) {
-    const s = unitStart(all, start - 1);
+    const s = unitStart(at, start - 1);
     if (userReserved && s === userIndex) {
       // Already paid for; it goes back into the messages only if the request fits, else the chain has pushed it out.
       if (!fits(0, 0)) break;
@@ -114,10 +120,10 @@ export function trimToBudget(input: TrimInput): TrimResult {
     }
     let unitChars = 0;
     let unitTokens = 0;
-    for (let i = s; i < start; i++) unitChars += messageChars(all[i] as Message);
+    for (let i = s; i < start; i++) unitChars += messageChars(at(i));
     if (!fits(unitChars, 0)) break;
     if (countTokens) {
-      for (let i = s; i < start; i++) unitTokens += tokensOf(all[i] as Message);
+      for (let i = s; i < start; i++) unitTokens += tokensOf(at(i));
       if (!fits(unitChars, unitTokens)) break;
     }
     chars += unitChars;
@@ -125,13 +131,14 @@ export function trimToBudget(input: TrimInput): TrimResult {
     start = s;
   }
 
-  const kept = all.slice(start);
+  const kept =
+    start >= historyLength ? turn.slice(start - historyLength) : [...history.slice(offset + start), ...turn];
   const size: RequestSize = countTokens ? { chars, tokens } : { chars };
   return {
     messages: summaryKept && input.summary ? [input.summary, ...kept] : kept,
     lastUserQuery: userReserved ? user?.content : undefined,
-    droppedHistory: Math.min(start, history.length),
-    droppedTurn: Math.max(0, start - history.length - (userReserved ? 1 : 0)),
+    droppedHistory: Math.min(start, historyLength),
+    droppedTurn: Math.max(0, start - historyLength - (userReserved ? 1 : 0)),
     summaryKept,
     size,
     overBudget: !fitsBudget(size, budget),
