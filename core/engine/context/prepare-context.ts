@@ -41,9 +41,12 @@ export interface ContextTurnState {
   readonly reportedTurn: number;
 }
 
-/** A fresh session state; pass the latest summary of a resumed session file so it stands in again. */
+/**
+ * A fresh session state; pass the latest summary of a resumed session file so it stands in again (its messages
+ * were reported when they were summarised, so resuming says nothing about them).
+ */
 export function newContextSession(summary?: ContextSummary): ContextSessionState {
-  return summary ? { warned: false, summary, reportedHistory: 0 } : { warned: false, reportedHistory: 0 };
+  return summary ? { warned: false, summary, reportedHistory: summary.covers } : { warned: false, reportedHistory: 0 };
 }
 
 /** A fresh turn state, for the first LLM call of each turn. */

@@ -184,6 +184,20 @@ describe('summary stage', () => {
     expect(third.newSummary!.covers).toBeGreaterThan(11);
   });
 
+  it('lets-a-resumed-sessions-summary-stand-in-for-the-messages-it-covers', async () => {
+    const history = pairs(5, 50);
+    const result = await prepareContext(input({ history, session: newContextSession({ text: '- old facts', covers: 6 }) }));
+    expect(result.messages).toEqual([{ role: 'system', content: `${SUMMARY_MESSAGE_PREFIX}- old facts` }, ...history.slice(6), user('now')]);
+    expect(result.removed).toEqual({ history: 6, turn: 0 });
+    expect(result.notices).toEqual([]);
+  });
+
+  it('ignores-a-summary-that-covers-more-than-the-history', async () => {
+    const history = pairs(2);
+    const result = await prepareContext(input({ history, session: newContextSession({ text: '- other session', covers: 9 }) }));
+    expect(result.messages).toEqual([...history, user('now')]);
+  });
+
   it('skips-the-summary-when-summarize-is-off', async () => {
     const { calls, summarise } = fakeSummariser(() => '- x');
     await prepareContext(input({ history: pairs(10), summarise, config: { ...config, summarize: false } }));
