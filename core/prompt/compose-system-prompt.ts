@@ -1,0 +1,43 @@
+import { askUserServerSpec } from './ask-user-spec.js';
+import { currentDateLine } from './date-line.js';
+import { FUNCTION_CALL_BLOCK } from './function-call-block.js';
+import { hasAnyTool, renderFunctionsBlock } from './functions-block.js';
+import type { PromptServerSpec } from './prompt-tools.js';
+
+/** Everything the system message depends on, as plain data. */
+export interface SystemPromptInput {
+  /** The content of system_prompt.txt; trimmed here, empty means no base prompt (R-SP-2). */
+  basePrompt: string;
+  /** The moment of the call; only its local date in `timeZone` is used. */
+  now: Date;
+  /** IANA zone name, e.g. `Asia/Seoul` (see `localTimeZone()`); an unknown name falls back to UTC. */
+  timeZone: string;
+  /** Set only when context trimming removed the user message that started the turn (R-CTX-3). */
+  lastUserQuery?: string;
+  /** `prompt` adds the FUNCTIONS and FUNCTION_CALL blocks; `native` sends tools through the API instead (R-SP-4). */
+  toolMode: 'prompt' | 'native';
+  /** Connected MCP servers in configuration order, each with its tools in the server's order. */
+  servers: readonly PromptServerSpec[];
+  /** Lists the built-in ask_user tool as `## hac` after every MCP server (R-FN-3); default true. */
+  askUserTool?: boolean;
+}
+
+/** The system message of an LLM call, parts in the order of R-SP-3 joined by a blank line. */
+export function composeSystemPrompt(input: SystemPromptInput): string {
+  const parts: string[] = [];
+  const base = input.basePrompt.trim();
+  if (base !== '') parts.push(base);
+  parts.push(currentDateLine(input.now, input.timeZone));
+  if (input.lastUserQuery !== undefined) parts.push(`Last user query: ${input.lastUserQuery}`);
+  if (input.toolMode === 'prompt') {
+    const servers = promptServers(input.servers, input.askUserTool ?? true);
+    parts.push(renderFunctionsBlock(servers));
+    if (hasAnyTool(servers)) parts.push(FUNCTION_CALL_BLOCK);
+  }
+  return parts.join('\n\n');
+}
+
+/** The servers a prompt-mode model sees: the MCP servers, then `hac` with ask_user when it is on. */
+export function promptServers(servers: readonly PromptServerSpec[], askUserTool: boolean): PromptServerSpec[] {
+  return askUserTool ? [...servers, askUserServerSpec()] : [...servers];
+}

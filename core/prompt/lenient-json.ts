@@ -1,0 +1,26 @@
+import { jsonrepair } from 'jsonrepair';
+
+/** The result of reading model-written JSON: the value, or `ok: false` when even the repair failed. */
+export type LenientJsonResult = { ok: true; value: unknown } | { ok: false };
+
+/**
+ * Reads JSON as models write it (trailing commas, comments, unquoted keys, single quotes, missing closers)
+ * through the jsonrepair library (R-PARSE-1). Strict JSON takes the fast path. Never throws.
+ */
+export function parseLenientJson(text: string): LenientJsonResult {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    // not strict JSON: let the repair library try
+  }
+  try {
+    return { ok: true, value: JSON.parse(jsonrepair(text)) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
