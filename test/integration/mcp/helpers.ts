@@ -92,12 +92,16 @@ export function startListening(args: string[], env: NodeJS.ProcessEnv = {}): Pro
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${buffer}`)));
-    child.stderr!.on('data', (chunk: Buffer) => {
+    const onEarlyExit = (code: number | null) => reject(new Error(`server exited with ${code}: ${buffer}`));
+    child.once('exit', onEarlyExit);
+    const onData = (chunk: Buffer) => {
       buffer += chunk.toString();
       const match = /HAC_TEST_PORT=(\d+)/.exec(buffer);
       if (match) {
-        child.removeAllListeners('exit');
+        child.off('exit', onEarlyExit);
+        // Keep draining stderr so a chatty server never blocks on a full pipe.
+        child.stderr.off('data', onData);
+        child.stderr.resume();
         resolve({
           child,
           port: Number(match[1]),
@@ -109,7 +113,8 @@ export function startListening(args: string[], env: NodeJS.ProcessEnv = {}): Pro
             }),
         });
       }
-    });
+    };
+    child.stderr.on('data', onData);
   });
 }
 
