@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const usageSchema = z.looseObject({
+const usageSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
   estimated: z.boolean().optional(),
@@ -17,8 +17,8 @@ const messageSchema = z.looseObject({
 const summarySchema = z.looseObject({
   content: z.string(),
   createdAt: z.string().optional(),
-  /** How many of the oldest messages this summary stands for. */
-  replaces: z.number().int().min(0).optional(),
+  /** How many of the oldest messages this summary stands for (R-CTX-4). */
+  covers: z.number().int().min(0).optional(),
 });
 
 /**

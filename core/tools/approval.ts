@@ -1,3 +1,4 @@
+import { ASK_USER_SERVER as BUILTIN_SERVER } from '../prompt/ask-user-spec.js';
 import type { Tool } from './tool.js';
 
 export type ToolCallMode = 'manual' | 'auto';
@@ -13,8 +14,6 @@ export function needsConfirmation(tool: Tool, mode: ToolCallMode, confirmDestruc
   return confirmDestructiveTools && tool.annotations.destructiveHint === true;
 }
 
-/** The server name of hac's own tools. */
-export const BUILTIN_SERVER = 'hac';
 
 /** How a typed reply to `Call now? (Y/N): ` reads: yes, no, or neither (ask again). */
 export function readConfirmation(reply: string): 'yes' | 'no' | 'invalid' {

@@ -1,4 +1,4 @@
-import { BUILTIN_SERVER } from './approval.js';
+import { ASK_USER_DESCRIPTION, ASK_USER_INPUT_SCHEMA, ASK_USER_SERVER, ASK_USER_TOOL_NAME } from '../prompt/ask-user-spec.js';
 import type { Tool, ToolResult } from './tool.js';
 
 /** How the engine puts a question to whoever is at the keyboard; resolves with the raw reply. */
@@ -8,33 +8,13 @@ export type AskUser = (
   signal: AbortSignal,
 ) => Promise<string>;
 
-export const ASK_USER_DESCRIPTION =
-  'Ask the user a question and wait for the answer. Use it when you need information or a decision only the user can give, instead of guessing. Give "options" (2 to 10 short choices) when the answer is one of a few choices.';
-
-/** ask_user's input schema (R-FN-3), key order as listed to the model. */
-export const ASK_USER_SCHEMA: Record<string, unknown> = {
-  type: 'object',
-  properties: {
-    question: { type: 'string', description: 'The question to ask the user.' },
-    options: {
-      type: 'array',
-      items: { type: 'string' },
-      minItems: 2,
-      maxItems: 10,
-      description: 'Optional choices; the user picks one.',
-    },
-  },
-  required: ['question'],
-  additionalProperties: false,
-};
-
 /** The built-in `ask_user` tool (R-FN-3): a free-text question, or a choice from 2–10 options. */
 export function createAskUserTool(ask: AskUser): Tool {
   return {
-    server: BUILTIN_SERVER,
-    name: 'ask_user',
+    server: ASK_USER_SERVER,
+    name: ASK_USER_TOOL_NAME,
     description: ASK_USER_DESCRIPTION,
-    inputSchema: ASK_USER_SCHEMA,
+    inputSchema: structuredClone(ASK_USER_INPUT_SCHEMA),
     annotations: { readOnlyHint: true },
     async call(args, signal): Promise<ToolResult> {
       const question = typeof args.question === 'string' ? args.question.trim() : '';

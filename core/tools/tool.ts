@@ -15,6 +15,8 @@ export interface ToolResult {
 export interface Tool {
   /** The MCP server's name (`hac` for built-ins). */
   server: string;
+  /** The server's description from mcp-servers.json, shown in the call summary (R-LOOP-1). */
+  serverDescription?: string;
   name: string;
   description: string;
   /** JSON Schema of the arguments, key order as the server sent it. */

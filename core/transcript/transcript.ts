@@ -45,11 +45,7 @@ export class TranscriptRenderer {
       case 'tool-skipped':
         return this.line(event.reason === 'declined' ? event.text : this.styles.dim(event.text));
       case 'retry':
-        return this.line(
-          this.styles.dim(
-            `${event.reason} Retrying in ${formatDelay(event.delayMs)} (attempt ${event.attempt})...`,
-          ),
-        );
+        return this.line(this.styles.dim(event.message));
       case 'context-trimmed':
         return this.line(this.styles.dim(event.text));
       case 'error':
@@ -103,8 +99,4 @@ export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' 
 function questionText(question: string, options?: string[]): string {
   if (!options?.length) return question;
   return [question, ...options.map((o, i) => `  ${i + 1}) ${o}`)].join('\n');
-}
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }

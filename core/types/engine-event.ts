@@ -31,7 +31,8 @@ export type EngineEvent =
   | { type: 'question'; id: string; question: string; options?: string[] }
   | { type: 'tool-result'; id: string; ok: boolean; summary: string }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }
-  | { type: 'retry'; attempt: number; reason: string; delayMs: number }
+  /** A failed attempt before any output; `message` is one line for the user, saying when it retries. */
+  | { type: 'retry'; attempt: number; code: string; delayMs: number; message: string }
   | { type: 'context-trimmed'; removed: number; summarised: boolean; text: string }
   | { type: 'error'; code: string; message: string }
   | { type: 'turn-end'; status: TurnStatus; usage?: Usage };

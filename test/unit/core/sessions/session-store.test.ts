@@ -66,10 +66,10 @@ describe('FileSessionStore', () => {
     const file = await store.create(sample('hello'), new Date(), 'hello');
     const next = sample('hello');
     next.messages.push({ role: 'user', content: 'more' }, { role: 'assistant', content: 'sure' });
-    next.summaries = [{ content: 'Summary of earlier conversation: - x', replaces: 2 }];
+    next.summaries = [{ content: 'Summary of earlier conversation: - x', covers: 2 }];
     await store.save(file, next);
     const json = JSON.parse(readFileSync(file, 'utf8'));
-    expect(json).toMatchObject({ version: 1, model: 'gpt-4o', summaries: [{ replaces: 2 }] });
+    expect(json).toMatchObject({ version: 1, model: 'gpt-4o', summaries: [{ covers: 2 }] });
     expect(json.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
     expect(json.messages).toHaveLength(4);
     expect(readdirSync(path.dirname(file))).toHaveLength(1);

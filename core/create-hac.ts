@@ -1,0 +1,204 @@
+import { promises as fs } from 'node:fs';
+import type { CommandContext, DiscoveredModel, McpServerView } from './commands/command-types.js';
+import { ensureHome, readBaseSystemPrompt } from './config/first-run.js';
+import { updateJsonFile } from './config/json-edit.js';
+import { loadConfig, type HacConfig, type ModelConfig } from './config/load-config.js';
+import { hacPaths, type HacPaths } from './config/paths.js';
+import { Conversation } from './engine/conversation.js';
+import { Engine, type ToolSource } from './engine/engine.js';
+import { createFileLogger, type FileLogger } from './logging/file-logger.js';
+import type { Logger } from './logging/logger.js';
+import type { McpPool } from './mcp/index.js';
+import type { ChatModel } from './providers/chat-model.js';
+import { createChatModel } from './providers/create-chat-model.js';
+import { FileSessionStore } from './sessions/session-store.js';
+
+/** Options of createHac; tests pass a temp home and may inject a logger, env and clocks. */
+export interface CreateHacOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Override of the model's timeouts, per call: tests shorten them. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => Date;
+  timeZone?: string;
+  /** The pool's connect timeout (R-MCP-5, default 30 s). */
+  mcpConnectTimeoutMs?: number;
+}
+
+/** A running hac: what a host needs, and nothing about terminals or windows. */
+export interface Hac {
+  paths: HacPaths;
+  config(): HacConfig;
+  engine: Engine;
+  commands: CommandContext;
+  logger: Logger;
+  /** Starts MCP servers in the background (R-TTY-5); the first message waits for them. */
+  startMcp(): void;
+  /** Closes every MCP session; stdio children are gone when it resolves (R-MCP-6). */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root (design.md): config -> providers -> tools -> sessions -> engine -> commands.
+ * Throws ConfigError for a broken config.json (R-CFG-9); a broken mcp-servers.json only empties the pool.
+ */
+export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
+  const env = options.env ?? process.env;
+  const paths = hacPaths(options.home);
+  await ensureHome(paths);
+  let config = await loadConfig(paths.config);
+  const fileLogger: FileLogger | undefined = options.logger ? undefined : await createFileLogger(paths.logs, config.logLevel);
+  const logger = options.logger ?? fileLogger!;
+  const rememberSecrets = () => fileLogger?.addSecrets(config.models.map((m) => m.apiKey?.replace(/^\$\{(\w+)\}$/, (_m, v: string) => env[v] ?? '')));
+  rememberSecrets();
+
+  const mcp = await createMcp(paths, logger, env, options.mcpConnectTimeoutMs);
+  const conversation = new Conversation(new FileSessionStore(paths.sessions), logger);
+  const models = new Map<string, Promise<ChatModel>>();
+  const chatModel = (model: ModelConfig) => {
+    const key = JSON.stringify(model);
+    let made = models.get(key);
+    if (!made) {
+      made = createChatModel({ model, configFile: paths.config, logger, env });
+      models.set(key, made);
+    }
+    return made;
+  };
+
+  const engine = new Engine({
+    config: () => config,
+    basePrompt: () => readBaseSystemPrompt(paths),
+    chatModel,
+    toolSource: mcp.source,
+    conversation,
+    logger,
+    now: options.now,
+    timeZone: options.timeZone,
+    sleep: options.sleep,
+  });
+
+  const reload = async () => {
+    config = await loadConfig(paths.config);
+    fileLogger?.setLevel(config.logLevel);
+    rememberSecrets();
+    return config;
+  };
+
+  const commands: CommandContext = {
+    config: () => config,
+    async setActiveModel(choice) {
+      if ('index' in choice) {
+        await updateJsonFile(paths.config, (current) => {
+          const list = Array.isArray((current as { models?: unknown }).models) ? ((current as { models: unknown[] }).models) : [];
+          return list.flatMap((entry, i) => {
+            const active = (entry as { active?: unknown } | null)?.active === true;
+            if (i === choice.index) return active ? [] : [{ path: ['models', i, 'active'], value: true }];
+            return active ? [{ path: ['models', i, 'active'], value: false }] : [];
+          });
+        });
+      } else {
+        await updateJsonFile(paths.config, (current) => {
+          const list = Array.isArray((current as { models?: unknown }).models) ? ((current as { models: unknown[] }).models) : undefined;
+          const entry = { name: choice.add.name, provider: 'ollama', baseUrl: choice.add.baseUrl, active: true };
+          const off = (list ?? []).flatMap((m, i) => ((m as { active?: unknown } | null)?.active === true ? [{ path: ['models', i, 'active'], value: false }] : []));
+          return list ? [...off, { path: ['models', list.length], value: entry }] : [{ path: ['models'], value: [entry] }];
+        });
+      }
+      const next = await reload();
+      const active = next.activeModel!;
+      logger.info(`Active model set to ${active.label} (${active.provider}).`);
+      return active;
+    },
+    async setToolCallMode(mode) {
+      await updateJsonFile(paths.config, [{ path: ['toolCallMode'], value: mode }]);
+      await reload();
+      logger.info(`Tool call mode set to ${mode}.`);
+    },
+    newSession: () => conversation.reset(),
+    listSessions: () => new FileSessionStore(paths.sessions).list(20),
+    resumeSession: (file) => conversation.resume(file),
+    mcpServers: () => mcp.view(),
+    setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
+    discoverOllamaModels: () => discoverOllama(config, logger),
+  };
+
+  return {
+    paths,
+    config: () => config,
+    engine,
+    commands,
+    logger,
+    startMcp: () => mcp.start(),
+    close: () => mcp.close(),
+  };
+}
+
+interface McpHandle {
+  source: ToolSource;
+  start(): void;
+  view(): Promise<{ servers: McpServerView[]; error?: import('./errors/hac-error.js').ConfigError; file: string }>;
+  setEnabled(name: string, on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The MCP pool, imported only when mcp-servers.json exists, so a plain chat never loads the MCP SDK. */
+async function createMcp(paths: HacPaths, logger: Logger, env: NodeJS.ProcessEnv, connectTimeoutMs?: number): Promise<McpHandle> {
+  const exists = await fs.access(paths.mcpServers).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    return {
+      source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
+      start() {},
+      view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
+      setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
+      close: () => Promise.resolve(),
+    };
+  }
+  const { McpPool } = await import('./mcp/index.js');
+  const pool: McpPool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
+  let ready = false;
+  let readyPromise: Promise<void> | undefined;
+  const start = () => {
+    readyPromise ??= pool.ready().then(() => {
+      ready = true;
+    });
+    return readyPromise;
+  };
+  return {
+    source: { isReady: () => ready, ready: start, tools: () => pool.tools() },
+    start: () => void start(),
+    async view() {
+      await pool.start();
+      const servers: McpServerView[] = pool.status().map((s) => ({
+        name: s.name,
+        enabled: s.enabled,
+        description: s.description || undefined,
+        state: s.state === 'disconnected' ? 'connected' : s.state === 'connecting' || s.state === 'connected' || s.state === 'failed' || s.state === 'disabled' ? s.state : 'closed',
+        reason: s.reason,
+        tools: s.tools,
+        stderrTail: s.stderrTail,
+      }));
+      return { servers, error: pool.configError, file: paths.mcpServers };
+    },
+    setEnabled: (name, on) => pool.setEnabled(name, on),
+    close: () => pool.close(),
+  };
+}
+
+/** Installed Ollama models not in config.json (R-CMD-3); `llama3.2` in config matches `llama3.2:latest`. */
+async function discoverOllama(config: HacConfig, logger: Logger): Promise<DiscoveredModel[]> {
+  const { listOllamaModels } = await import('./providers/ollama/list-ollama-models.js');
+  const { DEFAULT_BASE_URL } = await import('./config/load-config.js');
+  const urls = [...new Set([DEFAULT_BASE_URL.ollama, ...config.models.filter((m) => m.provider === 'ollama').map((m) => m.baseUrl)])];
+  const configured = new Set(config.models.filter((m) => m.provider === 'ollama').flatMap((m) => [m.id, m.id.includes(':') ? m.id : `${m.id}:latest`]));
+  const found = await Promise.all(urls.map(async (baseUrl) => (await listOllamaModels(baseUrl, { logger })).map((name) => ({ name, baseUrl }))));
+  const seen = new Set<string>();
+  return found.flat().filter((d) => {
+    if (configured.has(d.name) || seen.has(d.name)) return false;
+    seen.add(d.name);
+    return true;
+  });
+}

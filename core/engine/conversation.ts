@@ -1,0 +1,89 @@
+import type { Logger } from '../logging/logger.js';
+import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import type { Message, Usage } from '../types/message.js';
+import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
+
+/** One answered turn, as kept (R-LOOP-8): the user message and the final answer only. */
+export interface CompletedTurn {
+  user: string;
+  answer: string;
+  askedAt: Date;
+  answeredAt: Date;
+  model: string;
+  usage?: Usage;
+  summary?: ContextSummary;
+}
+
+/**
+ * The conversation kept between turns, and its session file (R-SES-1..5): the file appears with the first
+ * answered turn and is rewritten after each one. Failed, cancelled and declined turns never reach it.
+ */
+export class Conversation {
+  private messages: Message[] = [];
+  private file: string | undefined;
+  private session: SessionFile | undefined;
+  contextState: ContextSessionState = newContextSession();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The context sent to the model: earlier users messages and final answers, oldest first. */
+  get history(): readonly Message[] {
+    return this.messages;
+  }
+
+  get sessionFile(): string | undefined {
+    return this.file;
+  }
+
+  /** `/new` (R-SES-4): forget the conversation; the next answered message starts a new file. */
+  reset(): void {
+    this.messages = [];
+    this.file = undefined;
+    this.session = undefined;
+    this.contextState = newContextSession();
+  }
+
+  /** `/resume` (R-SES-5): continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
+  async resume(file: string): Promise<number> {
+    const session = await this.store.load(file);
+    this.messages = session.messages.map((m) => ({ role: m.role, content: m.content }));
+    this.file = file;
+    this.session = session;
+    const latest = session.summaries?.at(-1);
+    const summary = latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;
+    this.contextState = newContextSession(summary && summary.covers <= this.messages.length ? summary : undefined);
+    this.logger.info(`Resumed session ${file} (${this.messages.length} messages).`);
+    return this.messages.length;
+  }
+
+  /** Keeps an answered turn and writes the session file (R-SES-1, R-SES-3). Resolves with the file written. */
+  async record(turn: CompletedTurn): Promise<string> {
+    const user: SessionMessage = { role: 'user', content: turn.user, createdAt: rfc3339Local(turn.askedAt) };
+    const answer: SessionMessage = {
+      role: 'assistant',
+      content: turn.answer,
+      createdAt: rfc3339Local(turn.answeredAt),
+      model: turn.model,
+      ...(turn.usage ? { usage: turn.usage } : {}),
+    };
+    this.messages = [...this.messages, { role: 'user', content: turn.user }, { role: 'assistant', content: turn.answer }];
+    const session: SessionFile = this.session ?? { version: 1, startedAt: rfc3339Local(turn.askedAt), model: turn.model, messages: [] };
+    session.model = turn.model;
+    session.messages = [...session.messages, user, answer];
+    if (turn.summary) {
+      session.summaries = [...(session.summaries ?? []), { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) }];
+    }
+    this.session = session;
+    if (this.file) {
+      await this.store.save(this.file, session);
+    } else {
+      this.file = await this.store.create(session, turn.askedAt, turn.user);
+      this.logger.info(`Session file created: ${this.file}`);
+    }
+    return this.file;
+  }
+}

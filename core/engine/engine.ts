@@ -1,0 +1,365 @@
+import type { HacConfig, ModelConfig } from '../config/load-config.js';
+import { ProviderError } from '../errors/provider-error.js';
+import type { Logger } from '../logging/logger.js';
+import { composeSystemPrompt, createNativeToolNames, localTimeZone, type PromptServerSpec } from '../prompt/index.js';
+import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
+import { createAskUserTool } from '../tools/ask-user-tool.js';
+import type { Tool } from '../tools/tool.js';
+import type { EngineEvent } from '../types/engine-event.js';
+import type { Message, Usage } from '../types/message.js';
+import {
+  loadTokenCounter,
+  newContextTurn,
+  prepareAfterOverflow,
+  prepareContext,
+  summaryRequestMessages,
+  type ContextSummary,
+  type PrepareContextInput,
+  type PreparedContext,
+} from './context/index.js';
+import type { Conversation } from './conversation.js';
+import { EventChannel, PendingAnswers } from './event-channel.js';
+import { callModel, type ModelCallResult } from './model-call.js';
+import { resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
+import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
+
+export const RESPONSE_CANCELLED = 'Response cancelled.';
+export const CONNECTING_MCP = 'Connecting to MCP servers...';
+export const TOOL_LIMIT_NOTE = 'Tool call limit reached. Answer with what you have.';
+export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to choose a model.';
+
+/** Where the engine gets MCP tools: the pool, or nothing when no server is configured. */
+export interface ToolSource {
+  isReady(): boolean;
+  /** Settles when every server has connected or failed (bounded by the connect timeout). */
+  ready(): Promise<void>;
+  tools(): Tool[];
+}
+
+/** What the engine is built from (wired by createHac). */
+export interface EngineDeps {
+  config(): HacConfig;
+  /** The trimmed base system prompt (R-SP-2), read per turn so edits apply at once. */
+  basePrompt(): Promise<string | undefined>;
+  chatModel(model: ModelConfig): Promise<ChatModel>;
+  toolSource: ToolSource;
+  conversation: Conversation;
+  logger: Logger;
+  now?: () => Date;
+  timeZone?: string;
+  /** Retry waits; tests inject one that does not sleep. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Everything fixed for one turn. */
+interface TurnSetup {
+  config: HacConfig;
+  model: ModelConfig;
+  chat: ChatModel;
+  tools: TurnTools;
+  servers: PromptServerSpec[];
+  basePrompt: string;
+  now: Date;
+}
+
+/**
+ * The conversation engine (design: "The event stream"). `run` is one turn: an async generator of plain
+ * JSON events; questions it asks are answered through `answer`. It never prints and never reads input.
+ */
+export class Engine {
+  private readonly answers = new PendingAnswers();
+  private turnCounter = 0;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Answers a `confirmation-request` (Y/N text) or a `question` (ask_user) by its id. */
+  answer(id: string, reply: string): void {
+    this.answers.answer(id, reply);
+  }
+
+  /** One turn for one user message (R-LOOP). Errors become events; the last event is always `turn-end`. */
+  async *run(text: string, signal: AbortSignal): AsyncGenerator<EngineEvent> {
+    const askedAt = this.now();
+    yield { type: 'waiting' };
+    const config = this.deps.config();
+    const model = config.activeModel;
+    if (!model) {
+      yield { type: 'error', code: 'no-model', message: NO_ACTIVE_MODEL };
+      yield { type: 'turn-end', status: 'failed' };
+      return;
+    }
+    try {
+      if (!this.deps.toolSource.isReady()) {
+        yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
+        await raceAbort(this.deps.toolSource.ready(), signal);
+      }
+      const channel = new EventChannel<EngineEvent>();
+      const setup = await this.setup(config, model, channel);
+      yield* this.turn(text, askedAt, setup, channel, signal);
+    } catch (error) {
+      if (signal.aborted) {
+        yield { type: 'notice', level: 'info', text: RESPONSE_CANCELLED };
+        yield { type: 'turn-end', status: 'cancelled' };
+        return;
+      }
+      this.deps.logger.error(`Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      yield errorEvent(error);
+      yield { type: 'turn-end', status: 'failed' };
+    }
+  }
+
+  private async setup(config: HacConfig, model: ModelConfig, channel: EventChannel<EngineEvent>): Promise<TurnSetup> {
+    const mcpTools = this.deps.toolSource.tools();
+    const ask = createAskUserTool((question, options, signal) => {
+      const id = `q${++this.turnCounter}`;
+      channel.push({ type: 'question', id, question, ...(options ? { options } : {}) });
+      return this.answers.wait(id, signal);
+    });
+    const tools = new TurnTools(config.askUserTool ? [...mcpTools, ask] : mcpTools);
+    const servers: PromptServerSpec[] = [];
+    for (const tool of mcpTools) {
+      let server = servers.at(-1);
+      if (server?.name !== tool.server) {
+        server = { name: tool.server, description: tool.serverDescription, tools: [] };
+        servers.push(server);
+      }
+      (server.tools as { name: string; description: string; inputSchema: Record<string, unknown> }[]).push({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      });
+    }
+    return {
+      config,
+      model,
+      chat: await this.deps.chatModel(model),
+      tools,
+      servers,
+      basePrompt: (await this.deps.basePrompt()) ?? '',
+      now: this.now(),
+    };
+  }
+
+  private async *turn(
+    text: string,
+    askedAt: Date,
+    setup: TurnSetup,
+    channel: EventChannel<EngineEvent>,
+    signal: AbortSignal,
+  ): AsyncGenerator<EngineEvent> {
+    const { config, model } = setup;
+    const conversation = this.deps.conversation;
+    const turn: Message[] = [{ role: 'user', content: text }];
+    const toolState = new TurnToolState();
+    const turnId = `t${++this.turnCounter}`;
+    const native = model.toolMode === 'native';
+    const names = createNativeToolNames(setup.tools.list);
+    let turnState = newContextTurn();
+    let summary: ContextSummary | undefined;
+    let usage: Usage | undefined;
+
+    for (let round = 0; ; round++) {
+      const withhold = round >= config.maxToolRounds;
+      const system = this.systemPrompt(setup, withhold);
+      const input: PrepareContextInput = {
+        system,
+        history: conversation.history,
+        turn,
+        config: {
+          contextMaxChars: config.contextMaxChars,
+          minRecentMessages: config.minRecentMessages,
+          summarize: config.summarize,
+          contextWindow: model.contextWindow,
+        },
+        session: conversation.contextState,
+        turnState,
+        summarise: (summaryText, summarySignal) => this.summarise(config, model, summaryText, summarySignal),
+        signal,
+      };
+      let prepared = await prepareContext(input);
+      let result: ModelCallResult | undefined;
+      for (let overflowRetried = false; ; overflowRetried = true) {
+        conversation.contextState = prepared.session;
+        turnState = prepared.turnState;
+        summary = prepared.newSummary ?? summary;
+        yield* this.contextEvents(prepared);
+        const request = this.request(setup, prepared, withhold, names.entries, native);
+        this.deps.logger.debug(`LLM request to ${model.provider}/${model.id}: ${JSON.stringify(request)}`);
+        try {
+          result = yield* callModel(
+            {
+              model: setup.chat,
+              request,
+              promptTools: native ? undefined : withhold ? [] : setup.tools.list,
+              logger: this.deps.logger,
+              sleep: this.deps.sleep,
+            },
+            signal,
+          );
+          break;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          if (!(error instanceof ProviderError) || error.code !== 'context-overflow' || overflowRetried) throw error;
+          this.deps.logger.warn(`Context overflow reported by ${model.id}; trimming and retrying once.`);
+          const smaller = await prepareAfterOverflow(input, prepared);
+          if (!smaller) throw error;
+          prepared = smaller;
+        }
+      }
+      if (signal.aborted) throw new Error('aborted');
+      usage = addUsage(usage, result.usage ?? (await this.estimateUsage(prepared, result)));
+      this.deps.logger.debug(
+        `LLM response from ${model.id}: ${JSON.stringify({ content: result.content, toolCalls: result.nativeCalls, usage: result.usage })}`,
+      );
+
+      const calls: RequestedCall[] = withhold
+        ? []
+        : native
+          ? resolveNativeCalls(result.nativeCalls, setup.tools, names)
+          : resolvePromptCalls(result.promptCalls, setup.tools, `${turnId}-${round + 1}`);
+
+      if (result.stalled || calls.length === 0) {
+        let answer = result.visibleText.trim() ? result.visibleText : result.content;
+        if (result.stalled) {
+          answer = `${answer}\n\n[response timed out]`;
+          yield { type: 'error', code: 'timeout', message: result.stalled.message };
+        }
+        yield* this.finish(text, answer, askedAt, model, usage, summary);
+        return;
+      }
+
+      turn.push(native ? { role: 'assistant', content: result.content, toolCalls: result.nativeCalls } : { role: 'assistant', content: result.content });
+      for (const call of calls) {
+        const outcome = yield* runToolCall(
+          call,
+          toolState,
+          {
+            mode: config.toolCallMode,
+            confirmDestructiveTools: config.confirmDestructiveTools,
+            toolOutputMaxChars: config.toolOutputMaxChars,
+            answers: this.answers,
+            channel,
+          },
+          signal,
+        );
+        if (outcome.kind === 'declined') {
+          this.deps.logger.info(`Tool call ${call.server}/${call.name} declined; the turn ends unsaved.`);
+          yield { type: 'turn-end', status: 'declined' };
+          return;
+        }
+        if (outcome.kind === 'cancelled') throw new Error('aborted');
+        if (outcome.kind === 'end-turn') {
+          yield { type: 'error', code: 'tool-error', message: outcome.message };
+          yield { type: 'turn-end', status: 'failed' };
+          return;
+        }
+        this.deps.logger.debug(`Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`);
+        turn.push(native ? { role: 'tool', content: outcome.text, toolCallId: call.id } : { role: 'tool', content: outcome.text, toolName: call.name });
+      }
+    }
+  }
+
+  private systemPrompt(setup: TurnSetup, withhold: boolean, lastUserQuery?: string): string {
+    const system = composeSystemPrompt({
+      basePrompt: setup.basePrompt,
+      now: setup.now,
+      timeZone: this.deps.timeZone ?? localTimeZone(),
+      toolMode: setup.model.toolMode,
+      servers: withhold ? [] : setup.servers,
+      askUserTool: !withhold && setup.config.askUserTool,
+      ...(lastUserQuery !== undefined ? { lastUserQuery } : {}),
+    });
+    return withhold ? `${system}\n\n${TOOL_LIMIT_NOTE}` : system;
+  }
+
+  private request(
+    setup: TurnSetup,
+    prepared: PreparedContext,
+    withhold: boolean,
+    entries: ReturnType<typeof createNativeToolNames>['entries'],
+    native: boolean,
+  ): ChatRequest {
+    const system = this.systemPrompt(setup, withhold, prepared.lastUserQuery);
+    const request: ChatRequest = { messages: [{ role: 'system', content: system }, ...prepared.messages] };
+    if (native && !withhold && entries.length) {
+      request.tools = entries.map((e): NativeToolSpec => {
+        const tool = setup.tools.find(e.server, e.name)!;
+        return { name: e.nativeName, description: tool.description, parameters: tool.inputSchema };
+      });
+    }
+    return request;
+  }
+
+  private *contextEvents(prepared: PreparedContext): Generator<EngineEvent> {
+    for (const notice of prepared.notices) {
+      if (notice.type === 'budget-warning') yield { type: 'notice', level: 'dim', text: notice.text };
+      else if (notice.type === 'trimmed') {
+        this.deps.logger.warn(notice.text);
+        yield { type: 'context-trimmed', removed: notice.removed, summarised: notice.summarised > 0, text: notice.text };
+      } else this.deps.logger.warn(`Context summary not used: ${notice.text}`);
+    }
+  }
+
+  private async *finish(
+    user: string,
+    answer: string,
+    askedAt: Date,
+    model: ModelConfig,
+    usage: Usage | undefined,
+    summary: ContextSummary | undefined,
+  ): AsyncGenerator<EngineEvent> {
+    try {
+      await this.deps.conversation.record({ user, answer, askedAt, answeredAt: this.now(), model: model.id, usage, summary });
+    } catch (error) {
+      const message = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
+      this.deps.logger.error(message);
+      yield { type: 'notice', level: 'warn', text: message };
+    }
+    yield { type: 'turn-end', status: 'answered', ...(usage ? { usage } : {}) };
+  }
+
+  /** Stage 2 of the context window (R-CTX-4): the summary model's answer to the summary prompt. */
+  private async summarise(config: HacConfig, active: ModelConfig, text: string, signal: AbortSignal): Promise<string> {
+    const chat = await this.deps.chatModel(config.summaryModel ?? active);
+    let out = '';
+    for await (const part of chat.stream({ messages: summaryRequestMessages(text) }, signal)) {
+      if (part.type === 'text-delta') out += part.text;
+    }
+    return out.trim();
+  }
+
+  /** R-PROV-6: a provider that reports no usage gets a BPE estimate. */
+  private async estimateUsage(prepared: PreparedContext, result: ModelCallResult): Promise<Usage> {
+    const counter = await loadTokenCounter();
+    const input = prepared.messages.reduce((n, m) => n + counter.message(m), 0);
+    return { inputTokens: input, outputTokens: counter.text(result.content), estimated: true };
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+}
+
+function addUsage(total: Usage | undefined, next: Usage): Usage {
+  if (!total) return { ...next };
+  return {
+    inputTokens: total.inputTokens + next.inputTokens,
+    outputTokens: total.outputTokens + next.outputTokens,
+    ...(total.estimated || next.estimated ? { estimated: true } : {}),
+  };
+}
+
+function errorEvent(error: unknown): EngineEvent {
+  if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
+  const code = (error as { code?: unknown } | null)?.code;
+  return { type: 'error', code: typeof code === 'string' ? code : 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,100 @@
+import type { Logger } from '../logging/logger.js';
+import type { FunctionCall, ToolRef } from '../prompt/index.js';
+import { createHoldBack } from '../prompt/index.js';
+import type { ChatModel, ChatRequest } from '../providers/chat-model.js';
+import { streamWithRetries } from '../providers/retry.js';
+import { isStalledStream, type StalledStreamError } from '../providers/timeouts.js';
+import type { EngineEvent } from '../types/engine-event.js';
+import type { NativeToolCall, Usage } from '../types/message.js';
+
+/** One LLM call's outcome, after its events were yielded. */
+export interface ModelCallResult {
+  /** The model's whole answer text, calls included (the assistant message of R-LOOP-4). */
+  content: string;
+  /** The text the user saw: in prompt mode, without the calls. */
+  visibleText: string;
+  /** Calls found in the text (prompt mode). */
+  promptCalls: FunctionCall[];
+  /** Calls from the API (native mode). */
+  nativeCalls: NativeToolCall[];
+  usage?: Usage;
+  /** Set when the idle timeout cut the answer (R-PROV-5): what arrived is kept. */
+  stalled?: StalledStreamError;
+}
+
+export interface ModelCallOptions {
+  model: ChatModel;
+  request: ChatRequest;
+  /** Prompt mode: the tools the text may call; hold back and parse. Undefined: show all text (native mode). */
+  promptTools?: readonly ToolRef[];
+  logger: Logger;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Streams one answer as engine events (R-STREAM-1/2, R-PARSE-3): thinking between its markers, text as it
+ * arrives, call JSON held back; retries show as one line each (R-PROV-4). ProviderErrors are rethrown after the
+ * thinking block is closed.
+ */
+export async function* callModel(options: ModelCallOptions, signal: AbortSignal): AsyncGenerator<EngineEvent, ModelCallResult> {
+  const holdBack = options.promptTools ? createHoldBack(options.promptTools) : undefined;
+  const result: ModelCallResult = { content: '', visibleText: '', promptCalls: [], nativeCalls: [] };
+  let thinking = false;
+  const endThinking = function* (): Generator<EngineEvent> {
+    if (thinking) {
+      thinking = false;
+      yield { type: 'thinking-end' };
+    }
+  };
+  try {
+    const parts = streamWithRetries(options.model, options.request, signal, { logger: options.logger, sleep: options.sleep });
+    for await (const part of parts) {
+      switch (part.type) {
+        case 'reasoning-delta':
+          if (!part.text) break;
+          if (!thinking) {
+            thinking = true;
+            yield { type: 'thinking-start' };
+          }
+          yield { type: 'thinking-delta', text: part.text };
+          break;
+        case 'text-delta': {
+          if (!part.text) break;
+          result.content += part.text;
+          const show = holdBack ? holdBack.push(part.text).show : part.text;
+          if (show) {
+            yield* endThinking();
+            yield { type: 'text-delta', text: show };
+          }
+          break;
+        }
+        case 'tool-call':
+          yield* endThinking();
+          result.nativeCalls.push(part.call);
+          break;
+        case 'usage':
+          result.usage = part.usage;
+          break;
+        case 'retry':
+          yield { type: 'retry', attempt: part.attempt, code: part.code, delayMs: part.delayMs, message: part.notice };
+          break;
+        case 'finish':
+          break;
+      }
+    }
+  } catch (error) {
+    yield* endThinking();
+    if (!isStalledStream(error)) throw error;
+    result.stalled = error;
+  }
+  yield* endThinking();
+  if (holdBack) {
+    const end = holdBack.end();
+    if (end.show) yield { type: 'text-delta', text: end.show };
+    result.visibleText = end.text;
+    result.promptCalls = end.calls;
+  } else {
+    result.visibleText = result.content;
+  }
+  return result;
+}
