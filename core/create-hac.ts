@@ -8,6 +8,7 @@ import { Conversation } from './engine/conversation.js';
 import { Engine, type ToolSource } from './engine/engine.js';
 import { createFileLogger, type FileLogger } from './logging/file-logger.js';
 import type { Logger } from './logging/logger.js';
+import type { ConfigError } from './errors/hac-error.js';
 import type { McpPool } from './mcp/index.js';
 import type { ChatModel } from './providers/chat-model.js';
 import { createChatModel } from './providers/create-chat-model.js';
@@ -48,9 +49,14 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   const paths = hacPaths(options.home);
   await ensureHome(paths);
   let config = await loadConfig(paths.config);
-  const fileLogger: FileLogger | undefined = options.logger ? undefined : await createFileLogger(paths.logs, config.logLevel);
+  const fileLogger: FileLogger | undefined = options.logger
+    ? undefined
+    : await createFileLogger(paths.logs, config.logLevel);
   const logger = options.logger ?? fileLogger!;
-  const rememberSecrets = () => fileLogger?.addSecrets(config.models.map((m) => m.apiKey?.replace(/^\$\{(\w+)\}$/, (_m, v: string) => env[v] ?? '')));
+  const rememberSecrets = () =>
+    fileLogger?.addSecrets(
+      config.models.map((m) => m.apiKey?.replace(/^\$\{(\w+)\}$/, (_m, v: string) => env[v] ?? '')),
+    );
   rememberSecrets();
 
   const mcp = await createMcp(paths, logger, env, options.mcpConnectTimeoutMs);
@@ -90,7 +96,9 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     async setActiveModel(choice) {
       if ('index' in choice) {
         await updateJsonFile(paths.config, (current) => {
-          const list = Array.isArray((current as { models?: unknown }).models) ? ((current as { models: unknown[] }).models) : [];
+          const list = Array.isArray((current as { models?: unknown }).models)
+            ? (current as { models: unknown[] }).models
+            : [];
           return list.flatMap((entry, i) => {
             const active = (entry as { active?: unknown } | null)?.active === true;
             if (i === choice.index) return active ? [] : [{ path: ['models', i, 'active'], value: true }];
@@ -99,10 +107,23 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
         });
       } else {
         await updateJsonFile(paths.config, (current) => {
-          const list = Array.isArray((current as { models?: unknown }).models) ? ((current as { models: unknown[] }).models) : undefined;
-          const entry = { name: choice.add.name, provider: 'ollama', baseUrl: choice.add.baseUrl, active: true };
-          const off = (list ?? []).flatMap((m, i) => ((m as { active?: unknown } | null)?.active === true ? [{ path: ['models', i, 'active'], value: false }] : []));
-          return list ? [...off, { path: ['models', list.length], value: entry }] : [{ path: ['models'], value: [entry] }];
+          const list = Array.isArray((current as { models?: unknown }).models)
+            ? (current as { models: unknown[] }).models
+            : undefined;
+          const entry = {
+            name: choice.add.name,
+            provider: 'ollama',
+            baseUrl: choice.add.baseUrl,
+            active: true,
+          };
+          const off = (list ?? []).flatMap((m, i) =>
+            (m as { active?: unknown } | null)?.active === true
+              ? [{ path: ['models', i, 'active'], value: false }]
+              : [],
+          );
+          return list
+            ? [...off, { path: ['models', list.length], value: entry }]
+            : [{ path: ['models'], value: [entry] }];
         });
       }
       const next = await reload();
@@ -137,13 +158,22 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
 interface McpHandle {
   source: ToolSource;
   start(): void;
-  view(): Promise<{ servers: McpServerView[]; error?: import('./errors/hac-error.js').ConfigError; file: string }>;
+  view(): Promise<{
+    servers: McpServerView[];
+    error?: ConfigError;
+    file: string;
+  }>;
   setEnabled(name: string, on: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The MCP pool, imported only when mcp-servers.json exists, so a plain chat never loads the MCP SDK. */
-async function createMcp(paths: HacPaths, logger: Logger, env: NodeJS.ProcessEnv, connectTimeoutMs?: number): Promise<McpHandle> {
+async function createMcp(
+  paths: HacPaths,
+  logger: Logger,
+  env: NodeJS.ProcessEnv,
+  connectTimeoutMs?: number,
+): Promise<McpHandle> {
   const exists = await fs.access(paths.mcpServers).then(
     () => true,
     () => false,
@@ -176,7 +206,15 @@ async function createMcp(paths: HacPaths, logger: Logger, env: NodeJS.ProcessEnv
         name: s.name,
         enabled: s.enabled,
         description: s.description || undefined,
-        state: s.state === 'disconnected' ? 'connected' : s.state === 'connecting' || s.state === 'connected' || s.state === 'failed' || s.state === 'disabled' ? s.state : 'closed',
+        state:
+          s.state === 'disconnected'
+            ? 'connected'
+            : s.state === 'connecting' ||
+                s.state === 'connected' ||
+                s.state === 'failed' ||
+                s.state === 'disabled'
+              ? s.state
+              : 'closed',
         reason: s.reason,
         tools: s.tools,
         stderrTail: s.stderrTail,
@@ -192,9 +230,22 @@ async function createMcp(paths: HacPaths, logger: Logger, env: NodeJS.ProcessEnv
 async function discoverOllama(config: HacConfig, logger: Logger): Promise<DiscoveredModel[]> {
   const { listOllamaModels } = await import('./providers/ollama/list-ollama-models.js');
   const { DEFAULT_BASE_URL } = await import('./config/load-config.js');
-  const urls = [...new Set([DEFAULT_BASE_URL.ollama, ...config.models.filter((m) => m.provider === 'ollama').map((m) => m.baseUrl)])];
-  const configured = new Set(config.models.filter((m) => m.provider === 'ollama').flatMap((m) => [m.id, m.id.includes(':') ? m.id : `${m.id}:latest`]));
-  const found = await Promise.all(urls.map(async (baseUrl) => (await listOllamaModels(baseUrl, { logger })).map((name) => ({ name, baseUrl }))));
+  const urls = [
+    ...new Set([
+      DEFAULT_BASE_URL.ollama,
+      ...config.models.filter((m) => m.provider === 'ollama').map((m) => m.baseUrl),
+    ]),
+  ];
+  const configured = new Set(
+    config.models
+      .filter((m) => m.provider === 'ollama')
+      .flatMap((m) => [m.id, m.id.includes(':') ? m.id : `${m.id}:latest`]),
+  );
+  const found = await Promise.all(
+    urls.map(async (baseUrl) =>
+      (await listOllamaModels(baseUrl, { logger })).map((name) => ({ name, baseUrl })),
+    ),
+  );
   const seen = new Set<string>();
   return found.flat().filter((d) => {
     if (configured.has(d.name) || seen.has(d.name)) return false;

@@ -54,8 +54,11 @@ export class Conversation {
     this.file = file;
     this.session = session;
     const latest = session.summaries?.at(-1);
-    const summary = latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;
-    this.contextState = newContextSession(summary && summary.covers <= this.messages.length ? summary : undefined);
+    const summary =
+      latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;
+    this.contextState = newContextSession(
+      summary && summary.covers <= this.messages.length ? summary : undefined,
+    );
     this.logger.info(`Resumed session ${file} (${this.messages.length} messages).`);
     return this.messages.length;
   }
@@ -70,12 +73,24 @@ export class Conversation {
       model: turn.model,
       ...(turn.usage ? { usage: turn.usage } : {}),
     };
-    this.messages = [...this.messages, { role: 'user', content: turn.user }, { role: 'assistant', content: turn.answer }];
-    const session: SessionFile = this.session ?? { version: 1, startedAt: rfc3339Local(turn.askedAt), model: turn.model, messages: [] };
+    this.messages = [
+      ...this.messages,
+      { role: 'user', content: turn.user },
+      { role: 'assistant', content: turn.answer },
+    ];
+    const session: SessionFile = this.session ?? {
+      version: 1,
+      startedAt: rfc3339Local(turn.askedAt),
+      model: turn.model,
+      messages: [],
+    };
     session.model = turn.model;
     session.messages = [...session.messages, user, answer];
     if (turn.summary) {
-      session.summaries = [...(session.summaries ?? []), { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) }];
+      session.summaries = [
+        ...(session.summaries ?? []),
+        { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) },
+      ];
     }
     this.session = session;
     if (this.file) {

@@ -1,7 +1,12 @@
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { Logger } from '../logging/logger.js';
-import { composeSystemPrompt, createNativeToolNames, localTimeZone, type PromptServerSpec } from '../prompt/index.js';
+import {
+  composeSystemPrompt,
+  createNativeToolNames,
+  localTimeZone,
+  type PromptServerSpec,
+} from '../prompt/index.js';
 import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import type { Tool } from '../tools/tool.js';
@@ -102,13 +107,19 @@ export class Engine {
         yield { type: 'turn-end', status: 'cancelled' };
         return;
       }
-      this.deps.logger.error(`Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.deps.logger.error(
+        `Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       yield errorEvent(error);
       yield { type: 'turn-end', status: 'failed' };
     }
   }
 
-  private async setup(config: HacConfig, model: ModelConfig, channel: EventChannel<EngineEvent>): Promise<TurnSetup> {
+  private async setup(
+    config: HacConfig,
+    model: ModelConfig,
+    channel: EventChannel<EngineEvent>,
+  ): Promise<TurnSetup> {
     const mcpTools = this.deps.toolSource.tools();
     const ask = createAskUserTool((question, options, signal) => {
       const id = `q${++this.turnCounter}`;
@@ -199,7 +210,8 @@ export class Engine {
           break;
         } catch (error) {
           if (signal.aborted) throw error;
-          if (!(error instanceof ProviderError) || error.code !== 'context-overflow' || overflowRetried) throw error;
+          if (!(error instanceof ProviderError) || error.code !== 'context-overflow' || overflowRetried)
+            throw error;
           this.deps.logger.warn(`Context overflow reported by ${model.id}; trimming and retrying once.`);
           const smaller = await prepareAfterOverflow(input, prepared);
           if (!smaller) throw error;
@@ -228,7 +240,11 @@ export class Engine {
         return;
       }
 
-      turn.push(native ? { role: 'assistant', content: result.content, toolCalls: result.nativeCalls } : { role: 'assistant', content: result.content });
+      turn.push(
+        native
+          ? { role: 'assistant', content: result.content, toolCalls: result.nativeCalls }
+          : { role: 'assistant', content: result.content },
+      );
       for (const call of calls) {
         const outcome = yield* runToolCall(
           call,
@@ -253,8 +269,14 @@ export class Engine {
           yield { type: 'turn-end', status: 'failed' };
           return;
         }
-        this.deps.logger.debug(`Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`);
-        turn.push(native ? { role: 'tool', content: outcome.text, toolCallId: call.id } : { role: 'tool', content: outcome.text, toolName: call.name });
+        this.deps.logger.debug(
+          `Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`,
+        );
+        turn.push(
+          native
+            ? { role: 'tool', content: outcome.text, toolCallId: call.id }
+            : { role: 'tool', content: outcome.text, toolName: call.name },
+        );
       }
     }
   }
@@ -295,7 +317,12 @@ export class Engine {
       if (notice.type === 'budget-warning') yield { type: 'notice', level: 'dim', text: notice.text };
       else if (notice.type === 'trimmed') {
         this.deps.logger.warn(notice.text);
-        yield { type: 'context-trimmed', removed: notice.removed, summarised: notice.summarised > 0, text: notice.text };
+        yield {
+          type: 'context-trimmed',
+          removed: notice.removed,
+          summarised: notice.summarised > 0,
+          text: notice.text,
+        };
       } else this.deps.logger.warn(`Context summary not used: ${notice.text}`);
     }
   }
@@ -309,7 +336,15 @@ export class Engine {
     summary: ContextSummary | undefined,
   ): AsyncGenerator<EngineEvent> {
     try {
-      await this.deps.conversation.record({ user, answer, askedAt, answeredAt: this.now(), model: model.id, usage, summary });
+      await this.deps.conversation.record({
+        user,
+        answer,
+        askedAt,
+        answeredAt: this.now(),
+        model: model.id,
+        usage,
+        summary,
+      });
     } catch (error) {
       const message = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
       this.deps.logger.error(message);
@@ -319,7 +354,12 @@ export class Engine {
   }
 
   /** Stage 2 of the context window (R-CTX-4): the summary model's answer to the summary prompt. */
-  private async summarise(config: HacConfig, active: ModelConfig, text: string, signal: AbortSignal): Promise<string> {
+  private async summarise(
+    config: HacConfig,
+    active: ModelConfig,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<string> {
     const chat = await this.deps.chatModel(config.summaryModel ?? active);
     let out = '';
     for await (const part of chat.stream({ messages: summaryRequestMessages(text) }, signal)) {
@@ -352,7 +392,11 @@ function addUsage(total: Usage | undefined, next: Usage): Usage {
 function errorEvent(error: unknown): EngineEvent {
   if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
   const code = (error as { code?: unknown } | null)?.code;
-  return { type: 'error', code: typeof code === 'string' ? code : 'internal', message: error instanceof Error ? error.message : String(error) };
+  return {
+    type: 'error',
+    code: typeof code === 'string' ? code : 'internal',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -36,7 +36,10 @@ export interface ModelCallOptions {
  * arrives, call JSON held back; retries show as one line each (R-PROV-4). ProviderErrors are rethrown after the
  * thinking block is closed.
  */
-export async function* callModel(options: ModelCallOptions, signal: AbortSignal): AsyncGenerator<EngineEvent, ModelCallResult> {
+export async function* callModel(
+  options: ModelCallOptions,
+  signal: AbortSignal,
+): AsyncGenerator<EngineEvent, ModelCallResult> {
   const holdBack = options.promptTools ? createHoldBack(options.promptTools) : undefined;
   const result: ModelCallResult = { content: '', visibleText: '', promptCalls: [], nativeCalls: [] };
   let thinking = false;
@@ -47,7 +50,10 @@ export async function* callModel(options: ModelCallOptions, signal: AbortSignal)
     }
   };
   try {
-    const parts = streamWithRetries(options.model, options.request, signal, { logger: options.logger, sleep: options.sleep });
+    const parts = streamWithRetries(options.model, options.request, signal, {
+      logger: options.logger,
+      sleep: options.sleep,
+    });
     for await (const part of parts) {
       switch (part.type) {
         case 'reasoning-delta':
@@ -76,7 +82,13 @@ export async function* callModel(options: ModelCallOptions, signal: AbortSignal)
           result.usage = part.usage;
           break;
         case 'retry':
-          yield { type: 'retry', attempt: part.attempt, code: part.code, delayMs: part.delayMs, message: part.notice };
+          yield {
+            type: 'retry',
+            attempt: part.attempt,
+            code: part.code,
+            delayMs: part.delayMs,
+            message: part.notice,
+          };
           break;
         case 'finish':
           break;

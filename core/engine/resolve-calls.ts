@@ -17,12 +17,18 @@ export class TurnTools {
 
   /** One line naming every tool, for errors about unknown tools (R-PARSE-2). */
   describeAvailable(): string {
-    return this.list.length ? `Available tools: ${this.list.map((t) => `${t.server}/${t.name}`).join(', ')}.` : 'No tool is available.';
+    return this.list.length
+      ? `Available tools: ${this.list.map((t) => `${t.server}/${t.name}`).join(', ')}.`
+      : 'No tool is available.';
   }
 }
 
 /** Calls found in prompt-mode text, resolved to tools (R-PARSE-1/2). */
-export function resolvePromptCalls(calls: readonly FunctionCall[], tools: TurnTools, turnId: string): RequestedCall[] {
+export function resolvePromptCalls(
+  calls: readonly FunctionCall[],
+  tools: TurnTools,
+  turnId: string,
+): RequestedCall[] {
   return calls.map((call, i) => {
     const id = `${turnId}-${i + 1}`;
     if (call.type === 'attempted-call-error') {
@@ -30,19 +36,49 @@ export function resolvePromptCalls(calls: readonly FunctionCall[], tools: TurnTo
     }
     const tool = tools.find(call.server, call.name);
     return tool
-      ? { id, server: call.server, name: call.name, arguments: call.arguments, tool, serverDescription: tool.serverDescription }
-      : { id, server: call.server, name: call.name, arguments: call.arguments, error: `Unknown tool ${call.server}/${call.name}. ${tools.describeAvailable()}` };
+      ? {
+          id,
+          server: call.server,
+          name: call.name,
+          arguments: call.arguments,
+          tool,
+          serverDescription: tool.serverDescription,
+        }
+      : {
+          id,
+          server: call.server,
+          name: call.name,
+          arguments: call.arguments,
+          error: `Unknown tool ${call.server}/${call.name}. ${tools.describeAvailable()}`,
+        };
   });
 }
 
 /** Calls from a native-mode answer, mapped back from `<server>__<tool>` names (R-TOOL-2). */
-export function resolveNativeCalls(calls: readonly NativeToolCall[], tools: TurnTools, names: NativeToolNames): RequestedCall[] {
+export function resolveNativeCalls(
+  calls: readonly NativeToolCall[],
+  tools: TurnTools,
+  names: NativeToolNames,
+): RequestedCall[] {
   return calls.map((call) => {
     const ref = names.fromNative(call.name);
     const tool = ref && tools.find(ref.server, ref.name);
     if (!ref || !tool) {
-      return { id: call.id, server: ref?.server ?? '', name: ref?.name ?? call.name, arguments: call.arguments, error: `Unknown tool ${call.name}. ${tools.describeAvailable()}` };
+      return {
+        id: call.id,
+        server: ref?.server ?? '',
+        name: ref?.name ?? call.name,
+        arguments: call.arguments,
+        error: `Unknown tool ${call.name}. ${tools.describeAvailable()}`,
+      };
     }
-    return { id: call.id, server: ref.server, name: ref.name, arguments: call.arguments, tool, serverDescription: tool.serverDescription };
+    return {
+      id: call.id,
+      server: ref.server,
+      name: ref.name,
+      arguments: call.arguments,
+      tool,
+      serverDescription: tool.serverDescription,
+    };
   });
 }

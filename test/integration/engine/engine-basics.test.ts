@@ -1,0 +1,177 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { answerText, EngineHarness, status } from '../../helpers/engine-harness.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function openai(config: Record<string, unknown> = {}): Promise<{ fake: OpenAIFake; h: EngineHarness }> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const h = await EngineHarness.start({
+    model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-key-123456', baseUrl: fake.baseUrl },
+    config,
+  });
+  cleanups.push(() => h.close());
+  return { fake, h };
+}
+
+async function ollama(config: Record<string, unknown> = {}): Promise<{ fake: OllamaFake; h: EngineHarness }> {
+  const fake = await startOllamaFake();
+  cleanups.push(() => fake.close());
+  const h = await EngineHarness.start({
+    model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
+    config,
+  });
+  cleanups.push(() => h.close());
+  return { fake, h };
+}
+
+const sessionFiles = (h: EngineHarness) => {
+  try {
+    return readdirSync(path.join(h.home, 'sessions'));
+  } catch {
+    return [];
+  }
+};
+
+describe('engine: answers', () => {
+  it('streams-the-answer-after-waiting-and-creates-the-session-file-with-it', async () => {
+    const { fake, h } = await openai();
+    fake.reply(openaiReply.text(['Hel', 'lo ', 'there']));
+    const events = await h.turn('안녕 첫 질문');
+    expect(events[0]).toEqual({ type: 'waiting' });
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual([
+      'Hel',
+      'lo ',
+      'there',
+    ]);
+    expect(status(events)).toBe('answered');
+    const [file] = sessionFiles(h);
+    expect(file).toBe('20261122_103000_안녕_첫_질문.json');
+    const session = JSON.parse(readFileSync(path.join(h.home, 'sessions', file!), 'utf8'));
+    expect(session).toMatchObject({
+      version: 1,
+      model: 'gpt-test',
+      messages: [
+        { role: 'user', content: '안녕 첫 질문' },
+        { role: 'assistant', content: 'Hello there', model: 'gpt-test' },
+      ],
+    });
+    expect(session.messages[1].usage).toMatchObject({
+      inputTokens: expect.any(Number),
+      outputTokens: expect.any(Number),
+    });
+    const body = fake.requests[0]!.body;
+    expect(body).toMatchObject({ model: 'gpt-test', stream: true, temperature: 0.1 });
+    expect(body.messages[0].role).toBe('system');
+    expect(body.messages[0].content).toBe(
+      'You are a test assistant.\n\nCurrent date: 2026-11-22 (Sunday), time zone Asia/Seoul',
+    );
+    // No MCP server: the only native tool is the built-in ask_user (R-FN-3).
+    expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['hac__ask_user']);
+  });
+
+  it('keeps-the-conversation-as-context-for-the-next-turn', async () => {
+    const { fake, h } = await openai();
+    fake.reply(openaiReply.text(['First answer.']), openaiReply.text(['Second answer.']));
+    await h.turn('first question');
+    await h.turn('second question');
+    const messages = fake.requests[1]!.body.messages.slice(1).map((m: { role: string; content: string }) => [
+      m.role,
+      m.content,
+    ]);
+    expect(messages).toEqual([
+      ['user', 'first question'],
+      ['assistant', 'First answer.'],
+      ['user', 'second question'],
+    ]);
+    expect(sessionFiles(h)).toHaveLength(1);
+    const session = JSON.parse(readFileSync(path.join(h.home, 'sessions', sessionFiles(h)[0]!), 'utf8'));
+    expect(session.messages).toHaveLength(4);
+  });
+
+  it('streams-ollama-thinking-between-markers-and-never-saves-it', async () => {
+    const { fake, h } = await ollama();
+    fake.reply(ollamaReply.answer({ thinking: ['Let me ', 'think.'], text: ['The answer', ' is 4.'] }));
+    const events = await h.turn('2+2?');
+    const kinds = events.map((e) => e.type);
+    expect(kinds.slice(0, 5)).toEqual([
+      'waiting',
+      'thinking-start',
+      'thinking-delta',
+      'thinking-delta',
+      'thinking-end',
+    ]);
+    expect(answerText(events)).toBe('The answer is 4.');
+    const body = fake.requests[0]!.body;
+    expect(body).toMatchObject({ model: 'qwen3', stream: true, options: { temperature: 0.1 } });
+    expect(body.tools).toBeUndefined();
+    const session = readFileSync(path.join(h.home, 'sessions', sessionFiles(h)[0]!), 'utf8');
+    expect(session).not.toContain('Let me');
+  });
+
+  it('reports-a-provider-error-as-an-event-and-saves-nothing', async () => {
+    const { fake, h } = await openai();
+    fake.reply(openaiReply.unauthorized());
+    const events = await h.turn('hello');
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'auth',
+      message: expect.stringContaining(`check apiKey in ${path.join(h.home, 'config.json')}`),
+    });
+    expect(status(events)).toBe('failed');
+    expect(sessionFiles(h)).toEqual([]);
+    expect(h.logger.text()).not.toContain('sk-test-key-123456');
+  });
+
+  it('cancel-mid-stream-closes-the-request-and-forgets-the-turn', async () => {
+    const { fake, h } = await openai();
+    fake.reply(openaiReply.answer({ text: ['partial '], end: 'stall' }), openaiReply.text(['fresh']));
+    const controller = new AbortController();
+    const events = await h.turn('cancel me', [], {
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'text-delta' && controller.abort(),
+    });
+    expect(status(events)).toBe('cancelled');
+    expect(events).toContainEqual({ type: 'notice', level: 'info', text: 'Response cancelled.' });
+    expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
+    expect(sessionFiles(h)).toEqual([]);
+    await h.turn('next question');
+    const contents = fake.requests[1]!.body.messages.map((m: { content: string }) => m.content);
+    expect(contents.join('\n')).not.toContain('cancel me');
+  });
+
+  it('retries-an-unavailable-server-and-shows-each-retry', async () => {
+    const { fake, h } = await openai();
+    fake.reply(openaiReply.serverError(), openaiReply.overloaded(), openaiReply.text(['ok']));
+    const events = await h.turn('hi');
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { delayMs: number }).delayMs)).toEqual([
+      250, 750,
+    ]);
+    expect(h.sleeps).toEqual([250, 750]);
+    expect(answerText(events)).toBe('ok');
+  });
+
+  it('context-overflow-trims-and-retries-once', async () => {
+    const { fake, h } = await openai({ minRecentMessages: 1, summarize: false });
+    fake.reply(
+      openaiReply.text(['a1 '.repeat(200)]),
+      openaiReply.text(['a2 '.repeat(200)]),
+      openaiReply.contextTooLong(),
+      openaiReply.text(['fits now']),
+    );
+    await h.turn('q1 '.repeat(200));
+    await h.turn('q2 '.repeat(200));
+    const events = await h.turn('q3');
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(answerText(events)).toBe('fits now');
+    expect(fake.requests).toHaveLength(4);
+    expect(fake.requests[3]!.rawBody.length).toBeLessThan(fake.requests[2]!.rawBody.length);
+    expect(fake.requests[3]!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'q3' });
+  });
+});
