@@ -27,9 +27,14 @@ interface Inspector {
  * not JSON, fails the stream with a ProviderError. Everything before the bad line is delivered first (the error
  * comes on the next read), so the partial answer is not lost. The SDK still does all the parsing.
  */
-export function guardBody(body: ReadableStream<Uint8Array>, options: GuardOptions): ReadableStream<Uint8Array> {
+export function guardBody(
+  body: ReadableStream<Uint8Array>,
+  options: GuardOptions,
+): ReadableStream<Uint8Array> {
   const max = options.maxLineChars ?? MAX_LINE_CHARS;
-  const inspector = options.validateJsonLines ? jsonLineInspector(max, options.context) : lineLengthInspector(max, options.context);
+  const inspector = options.validateJsonLines
+    ? jsonLineInspector(max, options.context)
+    : lineLengthInspector(max, options.context);
   const reader = body.getReader();
   let failure: ProviderError | undefined;
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, problem: ProviderError) => {
@@ -73,40 +78,66 @@ function lineLengthInspector(max: number, context: ErrorContext): Inspector {
   };
 }
 
+const LF = 0x0a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0d;
+
+/**
+ * NDJSON lines must be JSON objects. Checked on the bytes, without decoding or parsing (the SDK parses next, and a
+ * second JSON.parse per line doubled the cost of a stream): each non-blank line must start with `{` and end with `}`.
+ * That catches what real failures look like (cut lines, HTML, plain text, SSE); a line that passes and still is
+ * not JSON is left to the SDK. ASCII bytes never occur inside multi-byte UTF-8, so byte checks are exact.
+ */
 function jsonLineInspector(max: number, context: ErrorContext): Inspector {
-  // Re-encoding the decoded text keeps output and checks aligned on character boundaries.
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let pending = '';
-  const check = (line: string): ProviderError | undefined => {
-    if (!line.trim()) return undefined;
-    try {
-      JSON.parse(line);
-      return undefined;
-    } catch {
-      return malformedError(context, `a line that is not JSON: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+  // State of the line that continues from earlier chunks.
+  let length = 0;
+  let first: number | undefined; // first non-space byte of the line
+  let last: number | undefined; // last non-space byte seen so far
+  const bad = (bytes: Uint8Array, lineStart: number, end: number): ProviderError => {
+    const shown = new TextDecoder().decode(
+      bytes.subarray(Math.max(0, lineStart), Math.min(end, Math.max(0, lineStart) + 120)),
+    );
+    return malformedError(context, `a line that is not JSON: ${shown}${end - lineStart > 120 ? '…' : ''}`);
+  };
+  const lineOk = () => first === undefined || (first === OPEN_BRACE && last === CLOSE_BRACE);
+  const scan = (bytes: Uint8Array, from: number, to: number) => {
+    if (first === undefined) {
+      let i = from;
+      while (i < to && isSpace(bytes[i])) i++;
+      if (i < to) first = bytes[i];
     }
+    let j = to - 1;
+    while (j >= from && isSpace(bytes[j])) j--;
+    if (j >= from) last = bytes[j];
   };
   return {
     chunk(bytes) {
-      const text = decoder.decode(bytes, { stream: true });
       let start = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        const problem = check(pending + text.slice(start, nl));
-        if (problem) return { pass: encoder.encode(text.slice(0, start)), problem };
-        pending = '';
+      for (let nl = bytes.indexOf(LF); nl !== -1; nl = bytes.indexOf(LF, start)) {
+        scan(bytes, start, nl);
+        const lineStart = start - length;
+        if (!lineOk())
+          return { pass: bytes.subarray(0, Math.max(0, lineStart)), problem: bad(bytes, lineStart, nl) };
+        length = 0;
+        first = last = undefined;
         start = nl + 1;
       }
-      pending += text.slice(start);
-      if (pending.length > max) return { pass: encoder.encode(text.slice(0, start)), problem: lineTooLongError(context, max) };
-      return { pass: encoder.encode(text) };
+      scan(bytes, start, bytes.length);
+      length += bytes.length - start;
+      if (length > max) return { pass: bytes.subarray(0, start), problem: lineTooLongError(context, max) };
+      return { pass: bytes };
     },
-    end: () => check(pending + decoder.decode()),
+    end: () => (lineOk() ? undefined : malformedError(context, 'a last line that is not JSON')),
   };
 }
 
 /** A copy of `response` whose body goes through `guardBody`. */
 export function withGuardedBody(response: Response, options: GuardOptions): Response {
   if (!response.body) return response;
-  return new Response(guardBody(response.body, options), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(guardBody(response.body, options), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

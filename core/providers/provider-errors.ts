@@ -8,15 +8,29 @@ export interface ErrorContext {
 }
 
 /** `Authentication failed for <model>: check apiKey in <config.json>` (R-PROV-3). */
-export function authError(ctx: ErrorContext, details: { status?: number; cause?: unknown } = {}): ProviderError {
-  return new ProviderError('auth', `Authentication failed for ${ctx.model.label}: check apiKey in ${ctx.configFile}`, { retryable: false, ...details });
+export function authError(
+  ctx: ErrorContext,
+  details: { status?: number; cause?: unknown } = {},
+): ProviderError {
+  return new ProviderError(
+    'auth',
+    `Authentication failed for ${ctx.model.label}: check apiKey in ${ctx.configFile}`,
+    { retryable: false, ...details },
+  );
 }
 
 /** `Model <m> was not found on <provider>. Choose another with /set-model` (+ the pull command for Ollama). */
-export function modelNotFoundError(ctx: ErrorContext, details: { status?: number; cause?: unknown } = {}): ProviderError {
+export function modelNotFoundError(
+  ctx: ErrorContext,
+  details: { status?: number; cause?: unknown } = {},
+): ProviderError {
   const { id, provider } = ctx.model;
   const pull = provider === 'ollama' ? ` or run: ollama pull ${id}` : '';
-  return new ProviderError('model-not-found', `Model ${id} was not found on ${provider}. Choose another with /set-model${pull}`, { retryable: false, ...details });
+  return new ProviderError(
+    'model-not-found',
+    `Model ${id} was not found on ${provider}. Choose another with /set-model${pull}`,
+    { retryable: false, ...details },
+  );
 }
 
 /** The user (or the host) aborted the call. */
@@ -25,7 +39,11 @@ export function cancelledError(): ProviderError {
 }
 
 /** The server answered with something that is not its protocol (bad line, HTML, truncated stream…). */
-export function malformedError(ctx: ErrorContext, what: string, details: { retryable?: boolean; cause?: unknown } = {}): ProviderError {
+export function malformedError(
+  ctx: ErrorContext,
+  what: string,
+  details: { retryable?: boolean; cause?: unknown } = {},
+): ProviderError {
   return new ProviderError('unavailable', `${providerTitle(ctx)} sent a malformed response: ${what}`, {
     retryable: details.retryable ?? false,
     inStream: true,
@@ -35,7 +53,11 @@ export function malformedError(ctx: ErrorContext, what: string, details: { retry
 
 /** The stream ended cleanly but before the provider said it was complete. */
 export function truncatedError(ctx: ErrorContext, missing: string): ProviderError {
-  return new ProviderError('unavailable', `The response from ${providerTitle(ctx)} ended before it was complete (${missing}).`, { retryable: true, inStream: true });
+  return new ProviderError(
+    'unavailable',
+    `The response from ${providerTitle(ctx)} ended before it was complete (${missing}).`,
+    { retryable: true, inStream: true },
+  );
 }
 
 /** A 200 that is a web page: almost always a baseUrl pointing at a web UI instead of the API. */
@@ -58,7 +80,8 @@ export function providerTitle(ctx: ErrorContext): string {
   return ctx.model.provider === 'openai' ? 'OpenAI' : 'Ollama';
 }
 
-const CONTEXT_PATTERNS = /context[_ ]length|context window|maximum context|too many tokens|exceeds? (the )?(maximum )?(context|token)|input (length|is too long)|prompt is too long|reduce the length/i;
+const CONTEXT_PATTERNS =
+  /context[_ ]length|context window|maximum context|too many tokens|exceeds? (the )?(maximum )?(context|token)|input (length|is too long)|prompt is too long|reduce the length/i;
 
 /** Whether a server message says the request is over the model's context window. */
 export function looksLikeContextOverflow(message: string): boolean {
@@ -83,11 +106,15 @@ export function connectionProblem(error: unknown): { code: string | undefined; t
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
       const text =
-        code === 'ECONNREFUSED' ? 'connection refused'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found'
-        : code === 'ECONNRESET' ? 'connection reset'
-        : code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connection timed out'
-        : code;
+        code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+            ? 'host not found'
+            : code === 'ECONNRESET'
+              ? 'connection reset'
+              : code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+                ? 'connection timed out'
+                : code;
       return { code, text };
     }
     current = (current as { cause?: unknown }).cause;

@@ -1,5 +1,8 @@
 /** Milliseconds to wait from a `Retry-After` value (delta-seconds or an HTTP date) or `retry-after-ms`; undefined if absent or unreadable. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, nowMs: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  nowMs: number = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.max(0, Number(ms));

@@ -51,7 +51,8 @@ export async function* streamWithRetries(
     let produced = false;
     try {
       for await (const part of model.stream(request, signal)) {
-        if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call') produced = true;
+        if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call')
+          produced = true;
         yield part;
       }
       return;
@@ -71,7 +72,11 @@ export async function* streamWithRetries(
   }
 }
 
-function retryDelay(error: ProviderError, transientRetries: number, rateLimitRetries: number): number | undefined {
+function retryDelay(
+  error: ProviderError,
+  transientRetries: number,
+  rateLimitRetries: number,
+): number | undefined {
   // The mappers mark errors reported inside the stream, auth, bad requests… as not retryable.
   if (!error.retryable) return undefined;
   switch (error.code) {

@@ -18,6 +18,11 @@ export class ThinkTagSplitter {
   private buffer = '';
   private closeTag = '';
 
+  /** True once the message is known to be plain text from here on: callers may skip `push` (the hot path). */
+  get passthrough(): boolean {
+    return this.state === 'text';
+  }
+
   /** Feeds one content delta; returns the pieces that are decided. */
   push(delta: string): ContentPiece[] {
     if (this.state === 'text') return delta ? [{ kind: 'text', text: delta }] : [];

@@ -8,10 +8,14 @@ import type { Timers } from './chat-model-options.js';
  */
 export class StalledStreamError extends ProviderError {
   constructor(readonly idleMs: number) {
-    super('timeout', `The model stopped responding (no data for ${formatSeconds(idleMs)} s); the partial answer was kept.`, {
-      retryable: true,
-      inStream: true,
-    });
+    super(
+      'timeout',
+      `The model stopped responding (no data for ${formatSeconds(idleMs)} s); the partial answer was kept.`,
+      {
+        retryable: true,
+        inStream: true,
+      },
+    );
   }
 }
 

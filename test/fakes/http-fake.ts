@@ -149,7 +149,7 @@ async function play(reply: FakeReply, res: http.ServerResponse): Promise<void> {
   for (const step of reply.steps ?? []) {
     if (res.destroyed) return;
     if ('write' in step) {
-      if (!res.write(step.write)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(step.write)) await drainOrClose(res);
     } else if ('stall' in step) {
       return;
     } else if ('drop' in step) {
@@ -160,6 +160,19 @@ async function play(reply: FakeReply, res: http.ServerResponse): Promise<void> {
     }
   }
   res.end();
+}
+
+/** Resolves on 'drain' or 'close', whichever comes first, leaving no listener behind. */
+function drainOrClose(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** A loopback URL where nothing listens (connection refused): bind a free port, then release it. */

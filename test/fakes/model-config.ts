@@ -3,7 +3,11 @@ import type { ModelConfig } from '../../core/config/load-config.js';
 import type { ChatStreamPart } from '../../core/types/chat-stream.js';
 
 /** A resolved model entry pointing at a fake; timeouts default to values that never fire in a test. */
-export function fakeModelConfig(provider: 'openai' | 'ollama', baseUrl: string, overrides: Partial<ModelConfig> = {}): ModelConfig {
+export function fakeModelConfig(
+  provider: 'openai' | 'ollama',
+  baseUrl: string,
+  overrides: Partial<ModelConfig> = {},
+): ModelConfig {
   return {
     index: 0,
     id: provider === 'openai' ? 'gpt-4o' : 'llama3.2',

@@ -6,7 +6,13 @@
 //   const fake = await startOllamaFake({ models: ['llama3.2:latest'] });   // fake.baseUrl = http://127.0.0.1:<port>
 //   fake.reply(ollamaReply.text(['Hel', 'lo']));
 //   fake.requests[0].body.options.temperature                              // 0.1
-import { FakeHttpServer, type FakeReply, type FakeReplySource, type FakeStep, type RecordedRequest } from './http-fake.js';
+import {
+  FakeHttpServer,
+  type FakeReply,
+  type FakeReplySource,
+  type FakeStep,
+  type RecordedRequest,
+} from './http-fake.js';
 import type { FakeToolCall, StreamEnd } from './openai-fake.js';
 
 export type { FakeReply, FakeStep, RecordedRequest } from './http-fake.js';
@@ -40,7 +46,12 @@ export function ndjsonLine(payload: unknown): string {
 export function ollamaAnswerSteps(answer: OllamaFakeAnswer, request: RecordedRequest): FakeStep[] {
   const model = typeof request.body?.model === 'string' ? request.body.model : 'llama-fake';
   const line = (message: Record<string, unknown>) => ({
-    write: ndjsonLine({ model, created_at: CREATED_AT, message: { role: 'assistant', content: '', ...message }, done: false }),
+    write: ndjsonLine({
+      model,
+      created_at: CREATED_AT,
+      message: { role: 'assistant', content: '', ...message },
+      done: false,
+    }),
   });
   const steps: FakeStep[] = [];
   let first = true;
@@ -59,7 +70,11 @@ export function ollamaAnswerSteps(answer: OllamaFakeAnswer, request: RecordedReq
   if (answer.toolCalls?.length) {
     const toolCalls = answer.toolCalls.map((call, index) => ({
       id: call.id ?? `call_fake${index}`,
-      function: { index, name: call.name, arguments: typeof call.arguments === 'string' ? JSON.parse(call.arguments) : call.arguments },
+      function: {
+        index,
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? JSON.parse(call.arguments) : call.arguments,
+      },
     }));
     steps.push(line({ tool_calls: toolCalls }));
     pause();
@@ -68,7 +83,8 @@ export function ollamaAnswerSteps(answer: OllamaFakeAnswer, request: RecordedReq
   if (end === 'stall') return [...steps, { stall: true }];
   if (end === 'drop') return [...steps, { drop: true }];
   if (end !== 'done') return steps;
-  const output = (answer.text?.length ?? 0) + (answer.thinking?.length ?? 0) + (answer.toolCalls?.length ?? 0);
+  const output =
+    (answer.text?.length ?? 0) + (answer.thinking?.length ?? 0) + (answer.toolCalls?.length ?? 0);
   const usage = answer.usage ?? { input: 10, output };
   steps.push({
     write: ndjsonLine({
@@ -97,7 +113,11 @@ export const ollamaReply = {
     return ollamaReply.answer({ ...extra, text: chunks });
   },
   /** `message.thinking` chunks, then text chunks. */
-  thinking(thinking: string[], text: string[], extra: Omit<OllamaFakeAnswer, 'text' | 'thinking'> = {}): FakeReplySource {
+  thinking(
+    thinking: string[],
+    text: string[],
+    extra: Omit<OllamaFakeAnswer, 'text' | 'thinking'> = {},
+  ): FakeReplySource {
     return ollamaReply.answer({ ...extra, thinking, text });
   },
   /** Tool calls as complete objects in one `message.tool_calls` chunk. */
@@ -117,7 +137,10 @@ export const ollamaReply = {
     return (request) => ({
       status: 200,
       headers: NDJSON_HEADERS,
-      steps: [...ollamaAnswerSteps({ text: chunks, end: 'eof' }, request), { write: ndjsonLine({ error: message }) }],
+      steps: [
+        ...ollamaAnswerSteps({ text: chunks, end: 'eof' }, request),
+        { write: ndjsonLine({ error: message }) },
+      ],
     });
   },
   stallBeforeHeaders(): FakeReply {
@@ -128,11 +151,18 @@ export const ollamaReply = {
     return (request) => ({
       status: 200,
       headers: NDJSON_HEADERS,
-      steps: [...ollamaAnswerSteps({ text: chunks, end: 'eof' }, request), { write: '{"model":"x","message":{"role":\n' }],
+      steps: [
+        ...ollamaAnswerSteps({ text: chunks, end: 'eof' }, request),
+        { write: '{"model":"x","message":{"role":\n' },
+      ],
     });
   },
   html200(): FakeReply {
-    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, steps: [{ write: '<!doctype html><html><body>Ollama is running?</body></html>\n' }] };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      steps: [{ write: '<!doctype html><html><body>Ollama is running?</body></html>\n' }],
+    };
   },
   emptyBody(): FakeReply {
     return { status: 200, headers: NDJSON_HEADERS, steps: [] };
@@ -185,7 +215,11 @@ export async function startOllamaFake(options: OllamaFakeOptions = {}): Promise<
   };
   const server = new FakeHttpServer((request): FakeReply | undefined => {
     if (request.method === 'GET' && request.path === '/') {
-      return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, steps: [{ write: 'Ollama is running' }] };
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        steps: [{ write: 'Ollama is running' }],
+      };
     }
     if (request.method === 'GET' && request.path === '/api/tags') {
       const models = fake.models.map((name) => ({
@@ -194,12 +228,23 @@ export async function startOllamaFake(options: OllamaFakeOptions = {}): Promise<
         modified_at: '2026-11-01T10:00:00.000000000Z',
         size: 2_019_393_189,
         digest: 'a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72',
-        details: { parent_model: '', format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+        details: {
+          parent_model: '',
+          format: 'gguf',
+          family: 'llama',
+          families: ['llama'],
+          parameter_size: '3.2B',
+          quantization_level: 'Q4_K_M',
+        },
       }));
       return { status: 200, headers: JSON_HEADERS, steps: [{ write: JSON.stringify({ models }) }] };
     }
     if (request.method !== 'POST' || request.path !== '/api/chat') {
-      return { status: 404, headers: { 'content-type': 'text/plain' }, steps: [{ write: '404 page not found' }] };
+      return {
+        status: 404,
+        headers: { 'content-type': 'text/plain' },
+        steps: [{ write: '404 page not found' }],
+      };
     }
     const model = String(request.body?.model);
     if (checkModels && !isInstalled(fake.models, model)) return ollamaReply.modelNotFound(model);

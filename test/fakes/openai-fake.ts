@@ -7,7 +7,13 @@
 //   ... drive the client ...
 //   fake.requests[0].body.temperature                // 0.1
 //   await fake.close();
-import { FakeHttpServer, type FakeReply, type FakeReplySource, type FakeStep, type RecordedRequest } from './http-fake.js';
+import {
+  FakeHttpServer,
+  type FakeReply,
+  type FakeReplySource,
+  type FakeStep,
+  type RecordedRequest,
+} from './http-fake.js';
 
 export type { FakeReply, FakeStep, RecordedRequest } from './http-fake.js';
 
@@ -72,7 +78,12 @@ export function sseData(payload: unknown): string {
 }
 
 /** A `chat.completion.chunk` with one choice. */
-export function completionChunk(model: string, delta: Record<string, unknown>, finishReason: string | null = null, withUsage = true): Record<string, unknown> {
+export function completionChunk(
+  model: string,
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+  withUsage = true,
+): Record<string, unknown> {
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -99,7 +110,12 @@ function usageChunk(model: string, input: number, output: number): Record<string
       completion_tokens: output,
       total_tokens: input + output,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     },
   };
 }
@@ -108,7 +124,9 @@ function usageChunk(model: string, input: number, output: number): Record<string
 export function answerSteps(answer: FakeAnswer, request: RecordedRequest): FakeStep[] {
   const model = typeof request.body?.model === 'string' ? request.body.model : 'gpt-fake';
   const includeUsage = request.body?.stream_options?.include_usage === true;
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ write: sseData(completionChunk(model, delta, finish, includeUsage)) });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    write: sseData(completionChunk(model, delta, finish, includeUsage)),
+  });
   const steps: FakeStep[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   const field = answer.reasoningField ?? 'reasoning_content';
   let first = true;
@@ -129,7 +147,9 @@ export function answerSteps(answer: FakeAnswer, request: RecordedRequest): FakeS
     const pieces = Math.max(1, answer.argumentPieces ?? 3);
     const size = Math.ceil(args.length / pieces) || 1;
     const id = call.id ?? `call_fake${index}`;
-    steps.push(chunk({ tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    steps.push(
+      chunk({ tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
     for (let at = 0; at < args.length; at += size) {
       steps.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + size) } }] }));
     }
@@ -142,7 +162,8 @@ export function answerSteps(answer: FakeAnswer, request: RecordedRequest): FakeS
   const finish = answer.finishReason ?? (answer.toolCalls?.length ? 'tool_calls' : 'stop');
   steps.push(chunk({}, finish));
   if (includeUsage) {
-    const output = (answer.text?.length ?? 0) + (answer.reasoning?.length ?? 0) + (answer.toolCalls?.length ?? 0);
+    const output =
+      (answer.text?.length ?? 0) + (answer.reasoning?.length ?? 0) + (answer.toolCalls?.length ?? 0);
     const usage = answer.usage ?? { input: 10, output };
     steps.push({ write: sseData(usageChunk(model, usage.input, usage.output)) });
   }
@@ -161,7 +182,11 @@ export const openaiReply = {
     return openaiReply.answer({ ...extra, text: chunks });
   },
   /** Reasoning chunks (in `reasoning_content` unless told), then text chunks. */
-  thinking(reasoning: string[], text: string[], extra: Omit<FakeAnswer, 'text' | 'reasoning'> = {}): FakeReplySource {
+  thinking(
+    reasoning: string[],
+    text: string[],
+    extra: Omit<FakeAnswer, 'text' | 'reasoning'> = {},
+  ): FakeReplySource {
     return openaiReply.answer({ ...extra, reasoning, text });
   },
   /** Native tool calls, their arguments split across chunks by index. */
@@ -169,10 +194,21 @@ export const openaiReply = {
     return openaiReply.answer({ ...extra, toolCalls: calls });
   },
   /** An HTTP error with OpenAI's JSON error body; `retryAfter` sets the Retry-After header (seconds or an HTTP date). */
-  error(status: number, error: OpenAIErrorBody, options: { retryAfter?: string | number; headers?: Record<string, string> } = {}): FakeReply {
+  error(
+    status: number,
+    error: OpenAIErrorBody,
+    options: { retryAfter?: string | number; headers?: Record<string, string> } = {},
+  ): FakeReply {
     const headers: Record<string, string> = { ...JSON_HEADERS, ...options.headers };
     if (options.retryAfter !== undefined) headers['retry-after'] = String(options.retryAfter);
-    const body = { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: error.param ?? null, code: error.code ?? null } };
+    const body = {
+      error: {
+        message: error.message,
+        type: error.type ?? 'invalid_request_error',
+        param: error.param ?? null,
+        code: error.code ?? null,
+      },
+    };
     return { status, headers, steps: [{ write: JSON.stringify(body, null, 2) + '\n' }] };
   },
   /** 401 as api.openai.com sends it for a wrong key. */
@@ -184,28 +220,43 @@ export const openaiReply = {
   },
   /** 404 for a model that does not exist. */
   modelNotFound(model: string): FakeReply {
-    return openaiReply.error(404, { message: `The model \`${model}\` does not exist or you do not have access to it.`, code: 'model_not_found' });
+    return openaiReply.error(404, {
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+      code: 'model_not_found',
+    });
   },
   /** 429 with a Retry-After header (seconds or HTTP date), or none. */
   rateLimited(retryAfter?: string | number): FakeReply {
     return openaiReply.error(
       429,
-      { message: 'Rate limit reached for gpt-4o in organization org-fake on requests per min (RPM): Limit 3, Used 3, Requested 1.', type: 'requests', code: 'rate_limit_exceeded' },
+      {
+        message:
+          'Rate limit reached for gpt-4o in organization org-fake on requests per min (RPM): Limit 3, Used 3, Requested 1.',
+        type: 'requests',
+        code: 'rate_limit_exceeded',
+      },
       { retryAfter },
     );
   },
   /** 500 server_error. */
   serverError(): FakeReply {
-    return openaiReply.error(500, { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error' });
+    return openaiReply.error(500, {
+      message: 'The server had an error while processing your request. Sorry about that!',
+      type: 'server_error',
+    });
   },
   /** 503 overloaded. */
   overloaded(): FakeReply {
-    return openaiReply.error(503, { message: 'The engine is currently overloaded, please try again later.', type: 'server_error' });
+    return openaiReply.error(503, {
+      message: 'The engine is currently overloaded, please try again later.',
+      type: 'server_error',
+    });
   },
   /** 400 context_length_exceeded. */
   contextTooLong(): FakeReply {
     return openaiReply.error(400, {
-      message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.",
+      message:
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.",
       param: 'messages',
       code: 'context_length_exceeded',
     });
@@ -215,7 +266,10 @@ export const openaiReply = {
     return (request) => ({
       status: 200,
       headers: SSE_HEADERS,
-      steps: [...answerSteps({ text: chunks, end: 'eof' }, request), { write: sseData({ error: { type: 'server_error', param: null, code: null, ...error } }) }],
+      steps: [
+        ...answerSteps({ text: chunks, end: 'eof' }, request),
+        { write: sseData({ error: { type: 'server_error', param: null, code: null, ...error } }) },
+      ],
     });
   },
   /** Never answers: no status line, no headers. */
@@ -224,11 +278,22 @@ export const openaiReply = {
   },
   /** Content chunks, then a line that is not JSON. */
   malformedLine(chunks: string[] = []): FakeReplySource {
-    return (request) => ({ status: 200, headers: SSE_HEADERS, steps: [...answerSteps({ text: chunks, end: 'eof' }, request), { write: 'data: {"id":"chatcmpl-fake","choices":[{"delta":\n\n' }] });
+    return (request) => ({
+      status: 200,
+      headers: SSE_HEADERS,
+      steps: [
+        ...answerSteps({ text: chunks, end: 'eof' }, request),
+        { write: 'data: {"id":"chatcmpl-fake","choices":[{"delta":\n\n' },
+      ],
+    });
   },
   /** 200 with a web page (a wrong baseUrl pointing at a web UI). */
   html200(): FakeReply {
-    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, steps: [{ write: '<!doctype html><html><body><h1>Welcome</h1></body></html>\n' }] };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      steps: [{ write: '<!doctype html><html><body><h1>Welcome</h1></body></html>\n' }],
+    };
   },
   /** 200 event stream with an empty body. */
   emptyBody(): FakeReply {
@@ -265,18 +330,35 @@ export interface OpenAIFake {
 export async function startOpenAIFake(options: OpenAIFakeOptions = {}): Promise<OpenAIFake> {
   const server: FakeHttpServer = new FakeHttpServer((request) => {
     if (request.method === 'GET' && request.path === '/v1/models') {
-      const data = (options.models ?? []).map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' }));
-      return { status: 200, headers: JSON_HEADERS, steps: [{ write: JSON.stringify({ object: 'list', data }) }] };
+      const data = (options.models ?? []).map((id) => ({
+        id,
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'system',
+      }));
+      return {
+        status: 200,
+        headers: JSON_HEADERS,
+        steps: [{ write: JSON.stringify({ object: 'list', data }) }],
+      };
     }
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') {
-      return openaiReply.error(404, { message: `Invalid URL (${request.method} ${request.path})`, code: null });
+      return openaiReply.error(404, {
+        message: `Invalid URL (${request.method} ${request.path})`,
+        code: null,
+      });
     }
     if (options.apiKey !== undefined) {
       const auth = request.headers.authorization;
-      if (!auth) return openaiReply.error(401, { message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)." });
+      if (!auth)
+        return openaiReply.error(401, {
+          message:
+            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        });
       if (auth !== `Bearer ${options.apiKey}`) return openaiReply.unauthorized(auth.replace(/^Bearer /, ''));
     }
-    if (options.models && !options.models.includes(request.body?.model)) return openaiReply.modelNotFound(String(request.body?.model));
+    if (options.models && !options.models.includes(request.body?.model))
+      return openaiReply.modelNotFound(String(request.body?.model));
     return server.takeQueued(request);
   });
   await server.listen();

@@ -14,10 +14,16 @@ export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
         return {
           role: 'assistant',
           content: message.content,
-          tool_calls: message.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: message.toolCalls.map((call) => ({
+            function: { name: call.name, arguments: call.arguments },
+          })),
         };
       case 'tool':
-        return { role: 'tool', content: message.content, ...(message.toolName ? { tool_name: message.toolName } : {}) };
+        return {
+          role: 'tool',
+          content: message.content,
+          ...(message.toolName ? { tool_name: message.toolName } : {}),
+        };
     }
   });
 }

@@ -10,7 +10,10 @@ export async function listOllamaModels(
   baseUrl: string = DEFAULT_BASE_URL.ollama,
   options: { logger?: Logger; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<string[]> {
-  const signals = [AbortSignal.timeout(options.timeoutMs ?? 1000), ...(options.signal ? [options.signal] : [])];
+  const signals = [
+    AbortSignal.timeout(options.timeoutMs ?? 1000),
+    ...(options.signal ? [options.signal] : []),
+  ];
   const signal = AbortSignal.any(signals);
   const sdk = new Ollama({
     host: baseUrl,
@@ -28,7 +31,9 @@ export async function listOllamaModels(
     const list = await sdk.list();
     return list.models.map((m) => m.name).filter((name): name is string => typeof name === 'string');
   } catch (error) {
-    options.logger?.debug(`No Ollama model list from ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`);
+    options.logger?.debug(
+      `No Ollama model list from ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return [];
   }
 }

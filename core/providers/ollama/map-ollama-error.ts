@@ -41,21 +41,41 @@ export function mapOllamaHttpError(
   const details = { status };
   if (status === 401 || status === 403) return authError(ctx, details);
   if (status === 404) {
-    if (/model|not found, try pulling/i.test(raw) && !/^404 page not found$/i.test(raw.trim())) return modelNotFoundError(ctx, details);
-    return new ProviderError('bad-request', `${ctx.model.baseUrl}/api/chat was not found (HTTP 404): check baseUrl in ${ctx.configFile}`, { retryable: false, ...details });
+    if (/model|not found, try pulling/i.test(raw) && !/^404 page not found$/i.test(raw.trim()))
+      return modelNotFoundError(ctx, details);
+    return new ProviderError(
+      'bad-request',
+      `${ctx.model.baseUrl}/api/chat was not found (HTTP 404): check baseUrl in ${ctx.configFile}`,
+      { retryable: false, ...details },
+    );
   }
   if (status === 429) {
-    return new ProviderError('rate-limit', `Rate limit reached for ${ctx.model.id} (HTTP 429): ${serverMessage}`, {
-      retryable: true,
-      retryAfterMs: parseRetryAfter(headers, nowMs),
-      ...details,
-    });
+    return new ProviderError(
+      'rate-limit',
+      `Rate limit reached for ${ctx.model.id} (HTTP 429): ${serverMessage}`,
+      {
+        retryable: true,
+        retryAfterMs: parseRetryAfter(headers, nowMs),
+        ...details,
+      },
+    );
   }
   if (looksLikeContextOverflow(raw)) {
-    return new ProviderError('context-overflow', `The conversation is too long for ${ctx.model.id}: ${serverMessage}`, { retryable: false, ...details });
+    return new ProviderError(
+      'context-overflow',
+      `The conversation is too long for ${ctx.model.id}: ${serverMessage}`,
+      { retryable: false, ...details },
+    );
   }
-  if (status >= 500) return new ProviderError('unavailable', `Ollama is unavailable (HTTP ${status}): ${serverMessage}`, { retryable: true, ...details });
-  return new ProviderError('bad-request', `Ollama rejected the request (HTTP ${status}): ${serverMessage}`, { retryable: false, ...details });
+  if (status >= 500)
+    return new ProviderError('unavailable', `Ollama is unavailable (HTTP ${status}): ${serverMessage}`, {
+      retryable: true,
+      ...details,
+    });
+  return new ProviderError('bad-request', `Ollama rejected the request (HTTP ${status}): ${serverMessage}`, {
+    retryable: false,
+    ...details,
+  });
 }
 
 /** Any failure while streaming from the Ollama SDK as a ProviderError (HTTP errors are mapped in our fetch already). */
@@ -68,18 +88,32 @@ export function mapOllamaError(error: unknown, ctx: ErrorContext): ProviderError
   if (err?.name === 'ResponseError' && typeof err.status_code === 'number') {
     return mapOllamaHttpError(ctx, err.status_code, message, { get: () => null });
   }
-  if (message === 'Did not receive done or success response in stream.') return truncatedError(ctx, 'no final "done": true');
+  if (message === 'Did not receive done or success response in stream.')
+    return truncatedError(ctx, 'no final "done": true');
   if (message === 'Missing body') return malformedError(ctx, 'an empty body', { cause: error });
   if (error instanceof TypeError) {
     if (/terminated|other side closed|socket/i.test(message)) {
-      return new ProviderError('unavailable', `The connection to Ollama at ${ctx.model.baseUrl} was interrupted.`, { retryable: true, inStream: true, cause: error });
+      return new ProviderError(
+        'unavailable',
+        `The connection to Ollama at ${ctx.model.baseUrl} was interrupted.`,
+        { retryable: true, inStream: true, cause: error },
+      );
     }
     return unreachableError(ctx, error);
   }
-  if (error instanceof SyntaxError) return malformedError(ctx, `a line that is not JSON (${message})`, { cause: error });
+  if (error instanceof SyntaxError)
+    return malformedError(ctx, `a line that is not JSON (${message})`, { cause: error });
   // The SDK throws a plain Error with the text of an `{"error": …}` line inside the stream: never retried.
   if (looksLikeContextOverflow(message)) {
-    return new ProviderError('context-overflow', `The conversation is too long for ${ctx.model.id}: ${cleanServerMessage(message)}`, { retryable: false, inStream: true, cause: error });
+    return new ProviderError(
+      'context-overflow',
+      `The conversation is too long for ${ctx.model.id}: ${cleanServerMessage(message)}`,
+      { retryable: false, inStream: true, cause: error },
+    );
   }
-  return new ProviderError('unavailable', `Ollama reported an error during the answer: ${cleanServerMessage(message)}`, { retryable: false, inStream: true, cause: error });
+  return new ProviderError(
+    'unavailable',
+    `Ollama reported an error during the answer: ${cleanServerMessage(message)}`,
+    { retryable: false, inStream: true, cause: error },
+  );
 }

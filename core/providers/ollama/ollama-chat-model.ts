@@ -1,11 +1,12 @@
 import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse } from 'ollama';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
-import type { Usage } from '../../types/message.js';
+import type { NativeToolCall, Usage } from '../../types/message.js';
 import type { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import type { ErrorContext } from '../provider-errors.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
+import { AnswerLog } from '../answer-log.js';
 import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
@@ -13,6 +14,7 @@ import { mapOllamaError } from './map-ollama-error.js';
 import { ollamaFetch } from './ollama-fetch.js';
 
 type StreamingRequest = OllamaChatRequest & { stream: true };
+type RawToolCall = { id?: unknown; function: { name: string; arguments: unknown } };
 
 /** The Ollama `/api/chat` adapter (R-PROV-1/2): streams one answer through the official SDK. */
 export class OllamaChatModel implements ChatModel {
@@ -50,7 +52,8 @@ export class OllamaChatModel implements ChatModel {
     });
     // One SDK client per call: its fetch carries this call's signal.
     const sdk = new Ollama({ host: model.baseUrl, fetch: ollamaFetch(this.context, () => control.signal) });
-    const fail = (error: unknown): ProviderError => control.abortError() ?? mapOllamaError(error, this.context);
+    const fail = (error: unknown): ProviderError =>
+      control.abortError() ?? mapOllamaError(error, this.context);
     let finished = false;
     let stream: (AsyncIterable<ChatResponse> & { abort(): void }) | undefined;
     try {
@@ -62,10 +65,10 @@ export class OllamaChatModel implements ChatModel {
         throw fail(error);
       }
       const splitter = new ThinkTagSplitter();
-      const log = { text: [] as string[], reasoning: [] as string[], toolCalls: [] as unknown[] };
+      const log = new AnswerLog();
+      const calls: NativeToolCall[] = [];
       let usage: Usage | undefined;
       let doneReason = '';
-      let toolCallCount = 0;
       for (;;) {
         control.waiting();
         let next: IteratorResult<ChatResponse>;
@@ -80,23 +83,21 @@ export class OllamaChatModel implements ChatModel {
         control.gotData();
         const chunk = next.value;
         const message = chunk.message;
-        if (message?.thinking) {
-          log.reasoning.push(message.thinking);
-          yield { type: 'reasoning-delta', text: message.thinking };
-        }
+        if (message?.thinking) yield log.reasoningPart(message.thinking);
         if (message?.content) {
-          for (const piece of splitter.push(message.content)) {
-            (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
-            yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
-          }
+          // Hot path: once the message is plain text, skip the splitter.
+          if (splitter.passthrough) yield log.textPart(message.content);
+          else for (const piece of splitter.push(message.content)) yield log.add(piece);
         }
-        for (const call of message?.tool_calls ?? []) {
-          const raw = call as { id?: unknown; function: { name: string; arguments: unknown; index?: unknown } };
-          const id = typeof raw.id === 'string' && raw.id ? raw.id : `call_${toolCallCount}`;
-          toolCallCount++;
-          const nativeCall = { id, name: raw.function.name, arguments: parseToolArguments(raw.function.arguments, logger, raw.function.name) };
-          log.toolCalls.push(nativeCall);
-          yield { type: 'tool-call', call: nativeCall };
+        // Ollama sends each tool call whole; newer servers give it an id.
+        if (message?.tool_calls) {
+          for (const raw of message.tool_calls as RawToolCall[]) {
+            const name = raw.function.name;
+            const id = typeof raw.id === 'string' && raw.id ? raw.id : `call_${calls.length}`;
+            const call = { id, name, arguments: parseToolArguments(raw.function.arguments, logger, name) };
+            calls.push(call);
+            yield { type: 'tool-call', call };
+          }
         }
         if (chunk.done) {
           doneReason = chunk.done_reason ?? '';
@@ -107,20 +108,22 @@ export class OllamaChatModel implements ChatModel {
       }
       const aborted = control.abortError();
       if (aborted) throw aborted;
-      for (const piece of splitter.flush()) {
-        (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
-        yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
-      }
+      for (const piece of splitter.flush()) yield log.add(piece);
       if (usage) yield { type: 'usage', usage };
       finished = true;
       logger.debug(
-        `ollama response from ${this.modelId} (${doneReason}): ${JSON.stringify({ text: log.text.join(''), reasoning: log.reasoning.join(''), toolCalls: log.toolCalls, usage })}`,
+        `ollama response from ${this.modelId} (${doneReason}): ${log.summary({ toolCalls: calls, usage })}`,
       );
-      yield { type: 'finish', reason: toolCallCount ? 'tool-calls' : doneReason === 'stop' ? 'stop' : doneReason === 'length' ? 'length' : 'other' };
+      yield { type: 'finish', reason: calls.length ? 'tool-calls' : mapDoneReason(doneReason) };
     } finally {
       control.dispose(finished);
       // `break` does not cancel the SDK's request: abort it too.
       if (!finished) stream?.abort();
     }
   }
+}
+
+function mapDoneReason(reason: string): 'stop' | 'length' | 'other' {
+  if (reason === 'stop') return 'stop';
+  return reason === 'length' ? 'length' : 'other';
 }

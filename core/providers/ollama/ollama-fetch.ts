@@ -17,7 +17,10 @@ export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undef
     const signals = [init?.signal, ours].filter((s): s is AbortSignal => s instanceof AbortSignal);
     let response: Response;
     try {
-      response = await fetch(input, { ...init, signal: signals.length ? AbortSignal.any(signals) : undefined });
+      response = await fetch(input, {
+        ...init,
+        signal: signals.length ? AbortSignal.any(signals) : undefined,
+      });
     } catch (error) {
       if (signals.some((s) => s.aborted)) throw error;
       throw unreachableError(ctx, error);
@@ -32,6 +35,8 @@ export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undef
       throw htmlPageError(ctx);
     }
     // A stream is NDJSON; a plain JSON answer (/api/tags) is left to the SDK's response.json().
-    return /application\/json/i.test(type) ? response : withGuardedBody(response, { context: ctx, validateJsonLines: true });
+    return /application\/json/i.test(type)
+      ? response
+      : withGuardedBody(response, { context: ctx, validateJsonLines: true });
   };
 }

@@ -25,13 +25,20 @@ export function toOpenAIMessages(messages: Message[]): ChatCompletionMessagePara
           })),
         };
       case 'tool':
-        if (message.toolCallId) return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-        return { role: 'user', content: `Result of ${message.toolName ?? 'the tool call'}:\n${message.content}` };
+        if (message.toolCallId)
+          return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+        return {
+          role: 'user',
+          content: `Result of ${message.toolName ?? 'the tool call'}:\n${message.content}`,
+        };
     }
   });
 }
 
 /** Native tools in the Chat Completions `tools` shape. */
 export function toOpenAITools(tools: NativeToolSpec[]): ChatCompletionTool[] {
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }

@@ -1,5 +1,8 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
 import type { Usage } from '../../types/message.js';
 import { resolveApiKey } from '../../config/load-config.js';
@@ -8,6 +11,7 @@ import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
 import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { AnswerLog } from '../answer-log.js';
 import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
@@ -19,7 +23,9 @@ const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const OFFICIAL_API = 'https://api.openai.com/v1';
 
 /** What `think` becomes: `true` → `medium` (OpenAI's own default effort); `false` or absent → no field. */
-export function reasoningEffort(think: boolean | 'low' | 'medium' | 'high' | undefined): 'low' | 'medium' | 'high' | undefined {
+export function reasoningEffort(
+  think: boolean | 'low' | 'medium' | 'high' | undefined,
+): 'low' | 'medium' | 'high' | undefined {
   if (think === true) return 'medium';
   return think === false ? undefined : think;
 }
@@ -64,7 +70,8 @@ export class OpenAIChatModel implements ChatModel {
       timers: this.options.timers ?? realTimers,
       context: this.context,
     });
-    const fail = (error: unknown): ProviderError => control.abortError() ?? mapOpenAIError(error, this.context);
+    const fail = (error: unknown): ProviderError =>
+      control.abortError() ?? mapOpenAIError(error, this.context);
     let finished = false;
     let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
     try {
@@ -76,7 +83,7 @@ export class OpenAIChatModel implements ChatModel {
       }
       const splitter = new ThinkTagSplitter();
       const toolCalls = new ToolCallAssembler();
-      const log = { text: [] as string[], reasoning: [] as string[] };
+      const log = new AnswerLog();
       let usage: Usage | undefined;
       let finishReason: string | undefined;
       for (;;) {
@@ -92,21 +99,23 @@ export class OpenAIChatModel implements ChatModel {
         if (next.done) break;
         control.gotData();
         const chunk = next.value;
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (chunk.usage)
+          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = choice.delta as (typeof choice.delta & ReasoningDelta) | undefined;
         if (delta) {
-          const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
-          if (reasoning) {
-            log.reasoning.push(reasoning);
-            yield { type: 'reasoning-delta', text: reasoning };
-          }
+          const reasoning =
+            typeof delta.reasoning_content === 'string'
+              ? delta.reasoning_content
+              : typeof delta.reasoning === 'string'
+                ? delta.reasoning
+                : '';
+          if (reasoning) yield log.reasoningPart(reasoning);
           if (delta.content) {
-            for (const piece of splitter.push(delta.content)) {
-              (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
-              yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
-            }
+            // Hot path: once the message is plain text, skip the splitter.
+            if (splitter.passthrough) yield log.textPart(delta.content);
+            else for (const piece of splitter.push(delta.content)) yield log.add(piece);
           }
           if (delta.tool_calls) toolCalls.add(delta.tool_calls);
         }
@@ -116,16 +125,13 @@ export class OpenAIChatModel implements ChatModel {
       const aborted = control.abortError();
       if (aborted) throw aborted;
       if (!finishReason) throw truncatedError(this.context, 'no finish_reason');
-      for (const piece of splitter.flush()) {
-        (piece.kind === 'text' ? log.text : log.reasoning).push(piece.text);
-        yield piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text };
-      }
+      for (const piece of splitter.flush()) yield log.add(piece);
       const calls = toolCalls.finish(logger);
       for (const call of calls) yield { type: 'tool-call', call };
       if (usage) yield { type: 'usage', usage };
       finished = true;
       logger.debug(
-        `openai response from ${this.modelId} (${finishReason}): ${JSON.stringify({ text: log.text.join(''), reasoning: log.reasoning.join(''), toolCalls: calls, usage })}`,
+        `openai response from ${this.modelId} (${finishReason}): ${log.summary({ toolCalls: calls, usage })}`,
       );
       yield { type: 'finish', reason: calls.length ? 'tool-calls' : mapFinishReason(finishReason) };
     } finally {
@@ -141,13 +147,20 @@ export class OpenAIChatModel implements ChatModel {
     if (!key && model.baseUrl === OFFICIAL_API) {
       const written = model.apiKey?.trim();
       const variable = written ? /^\$\{(\w+)\}$/.exec(written)?.[1] : undefined;
-      const reason = variable ? `the environment variable ${variable} is not set` : 'no apiKey is set and OPENAI_API_KEY is not set';
-      throw new ProviderError('auth', `No API key for ${model.label}: ${reason}. Set apiKey in ${configFile}`, { retryable: false });
+      const reason = variable
+        ? `the environment variable ${variable} is not set`
+        : 'no apiKey is set and OPENAI_API_KEY is not set';
+      throw new ProviderError(
+        'auth',
+        `No API key for ${model.label}: ${reason}. Set apiKey in ${configFile}`,
+        { retryable: false },
+      );
     }
     // Local OpenAI-compatible servers (LM Studio, llama.cpp, vLLM) often need no key; the SDK insists on one.
     const effectiveKey = key ?? 'no-key';
     if (this.client?.key !== effectiveKey) {
-      const sdkLog = (message: string, ...rest: unknown[]) => logger.debug(`openai sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
+      const sdkLog = (message: string, ...rest: unknown[]) =>
+        logger.debug(`openai sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
       this.client = {
         key: effectiveKey,
         sdk: new OpenAI({

@@ -40,7 +40,13 @@ export class ToolCallAssembler {
           logger.warn(`Dropped a streamed tool call without a name (index ${index}).`);
           return [];
         }
-        return [{ id: call.id || `call_${index}`, name: call.name, arguments: parseToolArguments(call.args.join(''), logger, call.name) }];
+        return [
+          {
+            id: call.id || `call_${index}`,
+            name: call.name,
+            arguments: parseToolArguments(call.args.join(''), logger, call.name),
+          },
+        ];
       });
   }
 }

@@ -29,7 +29,9 @@ beforeEach(async () => {
   consoleCalls.length = 0;
   // The SDK prints on bad input by itself; our adapter must keep it off the terminal.
   for (const method of ['log', 'warn', 'error', 'info', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void consoleCalls.push([method, ...args]));
+    vi.spyOn(console, method).mockImplementation(
+      (...args: unknown[]) => void consoleCalls.push([method, ...args]),
+    );
   }
 });
 afterEach(async () => {
@@ -39,7 +41,11 @@ afterEach(async () => {
 });
 
 function model(overrides: Partial<ModelConfig> = {}): OllamaChatModel {
-  return new OllamaChatModel({ model: fakeModelConfig('ollama', fake.baseUrl, overrides), configFile: CONFIG_FILE, logger });
+  return new OllamaChatModel({
+    model: fakeModelConfig('ollama', fake.baseUrl, overrides),
+    configFile: CONFIG_FILE,
+    logger,
+  });
 }
 
 function run(m: OllamaChatModel, request: ChatRequest = hello, signal = new AbortController().signal) {
@@ -81,30 +87,63 @@ describe('request shape (R-PROV-2, R-TOOL-1)', () => {
     await run(model({ toolMode: 'native' }), {
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'w__get', arguments: { city: 'Seoul' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_1', name: 'w__get', arguments: { city: 'Seoul' } }],
+        },
         { role: 'tool', content: 'sunny', toolCallId: 'call_1', toolName: 'w__get' },
       ],
-      tools: [{ name: 'w__get', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'w__get',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
     });
     const body = fake.requests[0]!.body;
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'w__get', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]);
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'w__get',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ]);
     expect(body.messages).toEqual([
       { role: 'user', content: 'weather?' },
-      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'w__get', arguments: { city: 'Seoul' } } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'w__get', arguments: { city: 'Seoul' } } }],
+      },
       { role: 'tool', content: 'sunny', tool_name: 'w__get' },
     ]);
   });
 
   it('sends-prompt-mode-tool-results-as-role-tool-with-tool-name', async () => {
     fake.reply(ollamaReply.text(['ok']));
-    await run(model(), { messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '{"name":"read"}' }, { role: 'tool', content: 'r', toolName: 'read' }] });
+    await run(model(), {
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '{"name":"read"}' },
+        { role: 'tool', content: 'r', toolName: 'read' },
+      ],
+    });
     expect(fake.requests[0]!.body.messages[2]).toEqual({ role: 'tool', content: 'r', tool_name: 'read' });
     expect(fake.requests[0]!.body).not.toHaveProperty('tools');
   });
 
   it('is-created-lazily-from-a-model-config', async () => {
     fake.reply(ollamaReply.text(['lazy']));
-    const m = await createChatModel({ model: fakeModelConfig('ollama', fake.baseUrl), configFile: CONFIG_FILE, logger });
+    const m = await createChatModel({
+      model: fakeModelConfig('ollama', fake.baseUrl),
+      configFile: CONFIG_FILE,
+      logger,
+    });
     expect(m.provider).toBe('ollama');
     expect((await collect(m.stream(hello, new AbortController().signal))).text).toBe('lazy');
   });
@@ -132,14 +171,21 @@ describe('stream parts', () => {
 
   it.each(['think', 'thinking', 'reasoning'])('turns-a-leading-%s-tag-into-reasoning', async (tag) => {
     const open = `<${tag}>`;
-    fake.reply(ollamaReply.text(['\n', open.slice(0, 3), `${open.slice(3)}idea`, ` more</${tag}`, '>answer']));
+    fake.reply(
+      ollamaReply.text(['\n', open.slice(0, 3), `${open.slice(3)}idea`, ` more</${tag}`, '>answer']),
+    );
     const result = await run(model());
     expect(result.reasoning).toBe('idea more');
     expect(result.text).toBe('answer');
   });
 
   it('yields-complete-tool-calls', async () => {
-    fake.reply(ollamaReply.toolCalls([{ name: 'w__get', arguments: { city: 'Seoul' } }, { id: 'call_x', name: 'w__get', arguments: { city: 'Tokyo' } }]));
+    fake.reply(
+      ollamaReply.toolCalls([
+        { name: 'w__get', arguments: { city: 'Seoul' } },
+        { id: 'call_x', name: 'w__get', arguments: { city: 'Tokyo' } },
+      ]),
+    );
     const result = await run(model({ toolMode: 'native' }));
     expect(result.parts.filter((p) => p.type === 'tool-call')).toEqual([
       { type: 'tool-call', call: { id: 'call_fake0', name: 'w__get', arguments: { city: 'Seoul' } } },
@@ -158,7 +204,9 @@ describe('errors (R-PROV-3)', () => {
   it('404-model-not-found-suggests-ollama-pull', async () => {
     const error = await failure(model({ id: 'llama9' }));
     expect(error.code).toBe('model-not-found');
-    expect(error.message).toBe('Model llama9 was not found on ollama. Choose another with /set-model or run: ollama pull llama9');
+    expect(error.message).toBe(
+      'Model llama9 was not found on ollama. Choose another with /set-model or run: ollama pull llama9',
+    );
   });
 
   it('connection-refused-asks-whether-ollama-serve-runs', async () => {
@@ -174,7 +222,9 @@ describe('errors (R-PROV-3)', () => {
     fake.reply(ollamaReply.error(500, 'llama runner process has terminated: exit status 2'));
     const error = await failure(model());
     expect(error.code).toBe('unavailable');
-    expect(error.message).toBe('Ollama is unavailable (HTTP 500): llama runner process has terminated: exit status 2');
+    expect(error.message).toBe(
+      'Ollama is unavailable (HTTP 500): llama runner process has terminated: exit status 2',
+    );
     expect(error.retryable).toBe(true);
   });
 
@@ -188,11 +238,19 @@ describe('errors (R-PROV-3)', () => {
     fake.reply(ollamaReply.error(400, 'registry.ollama.ai/library/llama3.2:latest does not support tools'));
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
-    expect(error.message).toBe('Ollama rejected the request (HTTP 400): registry.ollama.ai/library/llama3.2:latest does not support tools');
+    expect(error.message).toBe(
+      'Ollama rejected the request (HTTP 400): registry.ollama.ai/library/llama3.2:latest does not support tools',
+    );
   });
 
   it('429-is-rate-limit-with-retry-after', async () => {
-    fake.reply(ollamaReply.raw({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '3' }, steps: [{ write: '{"error":"too many requests"}' }] }));
+    fake.reply(
+      ollamaReply.raw({
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '3' },
+        steps: [{ write: '{"error":"too many requests"}' }],
+      }),
+    );
     const error = await failure(model());
     expect(error.code).toBe('rate-limit');
     expect(error.details.retryAfterMs).toBe(3000);
@@ -200,7 +258,9 @@ describe('errors (R-PROV-3)', () => {
 
   it('401-is-auth', async () => {
     fake.reply(ollamaReply.error(401, 'unauthorized'));
-    expect((await failure(model())).message).toBe(`Authentication failed for llama3.2: check apiKey in ${CONFIG_FILE}`);
+    expect((await failure(model())).message).toBe(
+      `Authentication failed for llama3.2: check apiKey in ${CONFIG_FILE}`,
+    );
   });
 
   it('a-context-error-is-context-overflow', async () => {
@@ -209,12 +269,19 @@ describe('errors (R-PROV-3)', () => {
   });
 
   it('an-error-line-inside-the-stream-is-not-retryable', async () => {
-    fake.reply(ollamaReply.streamError(['par', 'tial'], 'an error was encountered while running the model: unexpected EOF'));
+    fake.reply(
+      ollamaReply.streamError(
+        ['par', 'tial'],
+        'an error was encountered while running the model: unexpected EOF',
+      ),
+    );
     const result = await run(model());
     expect(result.text).toBe('partial');
     const error = result.error as ProviderError;
     expect(error.code).toBe('unavailable');
-    expect(error.message).toBe('Ollama reported an error during the answer: an error was encountered while running the model: unexpected EOF');
+    expect(error.message).toBe(
+      'Ollama reported an error during the answer: an error was encountered while running the model: unexpected EOF',
+    );
     expect(error.retryable).toBe(false);
   });
 });
@@ -224,14 +291,18 @@ describe('bad input (R-REL-2)', () => {
     fake.reply(ollamaReply.malformedLine(['so far']));
     const result = await run(model());
     expect(result.text).toBe('so far');
-    expect((result.error as ProviderError).message).toBe('Ollama sent a malformed response: a line that is not JSON: {"model":"x","message":{"role":');
+    expect((result.error as ProviderError).message).toBe(
+      'Ollama sent a malformed response: a line that is not JSON: {"model":"x","message":{"role":',
+    );
   });
 
   it('an-html-page-with-200-points-at-base-url', async () => {
     fake.reply(ollamaReply.html200());
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
-    expect(error.message).toBe(`${fake.baseUrl} answered with a web page instead of the Ollama API: check baseUrl in ${CONFIG_FILE}`);
+    expect(error.message).toBe(
+      `${fake.baseUrl} answered with a web page instead of the Ollama API: check baseUrl in ${CONFIG_FILE}`,
+    );
   });
 
   it.each([
@@ -240,12 +311,22 @@ describe('bad input (R-REL-2)', () => {
   ])('%s-is-a-truncated-response', async (_name, reply) => {
     fake.reply(reply);
     const error = await failure(model());
-    expect(error.message).toBe('The response from Ollama ended before it was complete (no final "done": true).');
+    expect(error.message).toBe(
+      'The response from Ollama ended before it was complete (no final "done": true).',
+    );
   });
 
   it('an-absurdly-long-line-is-refused', async () => {
-    fake.reply(ollamaReply.raw({ status: 200, headers: { 'content-type': 'application/x-ndjson' }, steps: [{ write: `{"x":"${'y'.repeat(5 * 1024 * 1024)}` }] }));
-    expect((await failure(model())).message).toBe('Ollama sent a malformed response: a line longer than 4194304 characters');
+    fake.reply(
+      ollamaReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson' },
+        steps: [{ write: `{"x":"${'y'.repeat(5 * 1024 * 1024)}` }],
+      }),
+    );
+    expect((await failure(model())).message).toBe(
+      'Ollama sent a malformed response: a line longer than 4194304 characters',
+    );
   });
 
   it('a-dropped-connection-is-unavailable', async () => {
@@ -260,7 +341,9 @@ describe('timeouts and cancellation (R-PROV-5)', () => {
     fake.reply(ollamaReply.stallBeforeHeaders());
     const error = await failure(model({ firstByteTimeoutMs: 120 }));
     expect(error.code).toBe('timeout');
-    expect(error.message).toBe(`No response from llama3.2 within 0.1 s (firstByteTimeoutMs in ${CONFIG_FILE}).`);
+    expect(error.message).toBe(
+      `No response from llama3.2 within 0.1 s (firstByteTimeoutMs in ${CONFIG_FILE}).`,
+    );
     expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
   });
 

@@ -30,7 +30,12 @@ afterEach(async () => {
 });
 
 function model(overrides: Partial<ModelConfig> = {}, env: NodeJS.ProcessEnv = {}): OpenAIChatModel {
-  return new OpenAIChatModel({ model: fakeModelConfig('openai', fake.baseUrl, overrides), configFile: CONFIG_FILE, logger, env });
+  return new OpenAIChatModel({
+    model: fakeModelConfig('openai', fake.baseUrl, overrides),
+    configFile: CONFIG_FILE,
+    logger,
+    env,
+  });
 }
 
 function run(m: OpenAIChatModel, request: ChatRequest = hello, signal = new AbortController().signal) {
@@ -68,10 +73,26 @@ describe('request shape (R-PROV-2)', () => {
     fake.reply(openaiReply.text(['a']), openaiReply.text(['b']));
     const m = model();
     await run(m, { ...hello, tools: [] });
-    await run(m, { ...hello, tools: [{ name: 'fs__read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }] });
+    await run(m, {
+      ...hello,
+      tools: [
+        {
+          name: 'fs__read',
+          description: 'Read a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
+    });
     expect(fake.requests[0]!.body).not.toHaveProperty('tools');
     expect(fake.requests[1]!.body.tools).toEqual([
-      { type: 'function', function: { name: 'fs__read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: {
+          name: 'fs__read',
+          description: 'Read a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      },
     ]);
   });
 
@@ -92,7 +113,11 @@ describe('request shape (R-PROV-2)', () => {
     await run(model(), {
       messages: [
         { role: 'user', content: 'read it' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'fs__read', arguments: { path: 'a.txt' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_1', name: 'fs__read', arguments: { path: 'a.txt' } }],
+        },
         { role: 'tool', content: 'hello', toolCallId: 'call_1', toolName: 'read' },
         { role: 'assistant', content: '{"name":"read","arguments":{}}' },
         { role: 'tool', content: 'prompt-mode result', toolName: 'read' },
@@ -100,7 +125,13 @@ describe('request shape (R-PROV-2)', () => {
     });
     expect(fake.requests[0]!.body.messages).toEqual([
       { role: 'user', content: 'read it' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.txt"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"a.txt"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'hello' },
       { role: 'assistant', content: '{"name":"read","arguments":{}}' },
       { role: 'user', content: 'Result of read:\nprompt-mode result' },
@@ -111,7 +142,10 @@ describe('request shape (R-PROV-2)', () => {
     fake.reply(openaiReply.text(['a']), openaiReply.text(['b']));
     await run(model({ apiKey: '${MY_KEY}' }, { MY_KEY: 'sk-from-env' }));
     await run(model({ apiKey: undefined }, { OPENAI_API_KEY: 'sk-default-env' }));
-    expect(fake.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-from-env', 'Bearer sk-default-env']);
+    expect(fake.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer sk-from-env',
+      'Bearer sk-default-env',
+    ]);
   });
 
   it('debug-logs-the-request-and-response-but-never-the-key', async () => {
@@ -126,7 +160,11 @@ describe('request shape (R-PROV-2)', () => {
 
   it('is-created-lazily-from-a-model-config', async () => {
     fake.reply(openaiReply.text(['lazy']));
-    const m = await createChatModel({ model: fakeModelConfig('openai', fake.baseUrl), configFile: CONFIG_FILE, logger });
+    const m = await createChatModel({
+      model: fakeModelConfig('openai', fake.baseUrl),
+      configFile: CONFIG_FILE,
+      logger,
+    });
     expect(m.provider).toBe('openai');
     expect((await collect(m.stream(hello, new AbortController().signal))).text).toBe('lazy');
   });
@@ -151,7 +189,9 @@ describe('stream parts', () => {
     const result = await run(model());
     expect(result.reasoning).toBe('Let me think.\n');
     expect(result.text).toBe('Answer');
-    expect(result.parts.findIndex((p) => p.type === 'text-delta')).toBeGreaterThan(result.parts.findIndex((p) => p.type === 'reasoning-delta'));
+    expect(result.parts.findIndex((p) => p.type === 'text-delta')).toBeGreaterThan(
+      result.parts.findIndex((p) => p.type === 'reasoning-delta'),
+    );
   });
 
   it('turns-leading-think-tags-split-across-chunks-into-reasoning', async () => {
@@ -173,8 +213,14 @@ describe('stream parts', () => {
     );
     const result = await run(model());
     expect(result.parts.filter((p) => p.type === 'tool-call')).toEqual([
-      { type: 'tool-call', call: { id: 'call_a', name: 'fs__read', arguments: { path: '/tmp/a.txt', lines: [1, 2] } } },
-      { type: 'tool-call', call: { id: 'call_b', name: 'hac__ask_user', arguments: { question: '어느 파일?' } } },
+      {
+        type: 'tool-call',
+        call: { id: 'call_a', name: 'fs__read', arguments: { path: '/tmp/a.txt', lines: [1, 2] } },
+      },
+      {
+        type: 'tool-call',
+        call: { id: 'call_b', name: 'hac__ask_user', arguments: { question: '어느 파일?' } },
+      },
     ]);
     expect(result.parts.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls' });
   });
@@ -182,7 +228,9 @@ describe('stream parts', () => {
   it('keeps-tool-calls-whatever-the-finish-reason', async () => {
     fake.reply(openaiReply.toolCalls([{ name: 'x__y', arguments: '{"a":1,}' }], { finishReason: 'stop' }));
     const result = await run(model());
-    expect(result.parts.filter((p) => p.type === 'tool-call')).toEqual([{ type: 'tool-call', call: { id: 'call_fake0', name: 'x__y', arguments: { a: 1 } } }]);
+    expect(result.parts.filter((p) => p.type === 'tool-call')).toEqual([
+      { type: 'tool-call', call: { id: 'call_fake0', name: 'x__y', arguments: { a: 1 } } },
+    ]);
     expect(result.parts.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls' });
   });
 
@@ -209,10 +257,17 @@ describe('errors (R-PROV-3)', () => {
   });
 
   it('missing-key-is-auth-without-any-request', async () => {
-    const m = new OpenAIChatModel({ model: fakeModelConfig('openai', 'https://api.openai.com/v1', { apiKey: '${NOPE}' }), configFile: CONFIG_FILE, logger, env: {} });
+    const m = new OpenAIChatModel({
+      model: fakeModelConfig('openai', 'https://api.openai.com/v1', { apiKey: '${NOPE}' }),
+      configFile: CONFIG_FILE,
+      logger,
+      env: {},
+    });
     const error = await failure(m);
     expect(error.code).toBe('auth');
-    expect(error.message).toBe(`No API key for gpt-4o: the environment variable NOPE is not set. Set apiKey in ${CONFIG_FILE}`);
+    expect(error.message).toBe(
+      `No API key for gpt-4o: the environment variable NOPE is not set. Set apiKey in ${CONFIG_FILE}`,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -230,7 +285,13 @@ describe('errors (R-PROV-3)', () => {
   });
 
   it('404-without-a-model-error-points-at-base-url', async () => {
-    fake.reply(openaiReply.raw({ status: 404, headers: { 'content-type': 'text/plain' }, steps: [{ write: 'Not Found' }] }));
+    fake.reply(
+      openaiReply.raw({
+        status: 404,
+        headers: { 'content-type': 'text/plain' },
+        steps: [{ write: 'Not Found' }],
+      }),
+    );
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
     expect(error.message).toContain(`check baseUrl in ${CONFIG_FILE}`);
@@ -241,7 +302,9 @@ describe('errors (R-PROV-3)', () => {
     const error = await failure(model());
     expect(error.code).toBe('rate-limit');
     expect(error.details.retryAfterMs).toBe(7000);
-    expect(error.message).toContain('Rate limit reached for gpt-4o (HTTP 429): Rate limit reached for gpt-4o in organization');
+    expect(error.message).toContain(
+      'Rate limit reached for gpt-4o (HTTP 429): Rate limit reached for gpt-4o in organization',
+    );
   });
 
   it('429-retry-after-as-an-http-date', async () => {
@@ -253,15 +316,29 @@ describe('errors (R-PROV-3)', () => {
   });
 
   it('429-insufficient-quota-is-not-retryable', async () => {
-    fake.reply(openaiReply.error(429, { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' }));
+    fake.reply(
+      openaiReply.error(429, {
+        message: 'You exceeded your current quota.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      }),
+    );
     const error = await failure(model());
     expect(error.code).toBe('rate-limit');
     expect(error.retryable).toBe(false);
   });
 
   it.each([
-    ['500', openaiReply.serverError(), 'OpenAI is unavailable (HTTP 500): The server had an error while processing your request. Sorry about that!'],
-    ['503', openaiReply.overloaded(), 'OpenAI is unavailable (HTTP 503): The engine is currently overloaded, please try again later.'],
+    [
+      '500',
+      openaiReply.serverError(),
+      'OpenAI is unavailable (HTTP 500): The server had an error while processing your request. Sorry about that!',
+    ],
+    [
+      '503',
+      openaiReply.overloaded(),
+      'OpenAI is unavailable (HTTP 503): The engine is currently overloaded, please try again later.',
+    ],
   ])('%s-is-unavailable-and-retryable', async (_status, reply, message) => {
     fake.reply(reply);
     const error = await failure(model());
@@ -274,15 +351,25 @@ describe('errors (R-PROV-3)', () => {
     fake.reply(openaiReply.contextTooLong());
     const error = await failure(model());
     expect(error.code).toBe('context-overflow');
-    expect(error.message).toMatch(/^The conversation is too long for gpt-4o: This model's maximum context length is 128000 tokens/);
+    expect(error.message).toMatch(
+      /^The conversation is too long for gpt-4o: This model's maximum context length is 128000 tokens/,
+    );
     expect(error.retryable).toBe(false);
   });
 
   it('other-400-is-bad-request-with-the-server-message', async () => {
-    fake.reply(openaiReply.error(400, { message: "Invalid value for 'reasoning_effort'.", param: 'reasoning_effort', code: 'invalid_value' }));
+    fake.reply(
+      openaiReply.error(400, {
+        message: "Invalid value for 'reasoning_effort'.",
+        param: 'reasoning_effort',
+        code: 'invalid_value',
+      }),
+    );
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
-    expect(error.message).toBe("OpenAI rejected the request (HTTP 400): Invalid value for 'reasoning_effort'.");
+    expect(error.message).toBe(
+      "OpenAI rejected the request (HTTP 400): Invalid value for 'reasoning_effort'.",
+    );
   });
 
   it('connection-refused-is-unavailable', async () => {
@@ -300,7 +387,9 @@ describe('errors (R-PROV-3)', () => {
     expect(result.text).toBe('partial');
     const error = result.error as ProviderError;
     expect(error.code).toBe('unavailable');
-    expect(error.message).toBe('OpenAI reported an error during the answer: The model produced invalid content.');
+    expect(error.message).toBe(
+      'OpenAI reported an error during the answer: The model produced invalid content.',
+    );
     expect(error.retryable).toBe(false);
     expect(error.details.inStream).toBe(true);
   });
@@ -311,7 +400,9 @@ describe('bad input (R-REL-2)', () => {
     fake.reply(openaiReply.malformedLine(['ok so far']));
     const result = await run(model());
     expect(result.text).toBe('ok so far');
-    expect((result.error as ProviderError).message).toMatch(/^OpenAI sent a malformed response: an event that is not JSON/);
+    expect((result.error as ProviderError).message).toMatch(
+      /^OpenAI sent a malformed response: an event that is not JSON/,
+    );
     expect(logger.text()).toContain('openai sdk: Could not parse message into JSON');
   });
 
@@ -336,7 +427,12 @@ describe('bad input (R-REL-2)', () => {
 
   it('a-dropped-connection-is-unavailable', async () => {
     let release!: () => void;
-    fake.reply(openaiReply.text(['some', ' more'], { end: 'drop', pauseAfterFirst: new Promise<void>((resolve) => (release = resolve)) }));
+    fake.reply(
+      openaiReply.text(['some', ' more'], {
+        end: 'drop',
+        pauseAfterFirst: new Promise<void>((resolve) => (release = resolve)),
+      }),
+    );
     const parts: string[] = [];
     let error: unknown;
     try {
@@ -354,7 +450,13 @@ describe('bad input (R-REL-2)', () => {
 
   it('an-absurdly-long-line-is-refused', async () => {
     const huge = 'x'.repeat(5 * 1024 * 1024);
-    fake.reply(openaiReply.raw({ status: 200, headers: { 'content-type': 'text/event-stream' }, steps: [{ write: `data: {"a":"${huge}` }] }));
+    fake.reply(
+      openaiReply.raw({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        steps: [{ write: `data: {"a":"${huge}` }],
+      }),
+    );
     const error = await failure(model());
     expect(error.message).toBe('OpenAI sent a malformed response: a line longer than 4194304 characters');
   });
@@ -366,7 +468,9 @@ describe('timeouts and cancellation (R-PROV-5, R-TTY-2)', () => {
     const started = performance.now();
     const error = await failure(model({ firstByteTimeoutMs: 150 }));
     expect(error.code).toBe('timeout');
-    expect(error.message).toBe(`No response from gpt-4o within 0.2 s (firstByteTimeoutMs in ${CONFIG_FILE}).`);
+    expect(error.message).toBe(
+      `No response from gpt-4o within 0.2 s (firstByteTimeoutMs in ${CONFIG_FILE}).`,
+    );
     expect(error.retryable).toBe(true);
     expect(performance.now() - started).toBeLessThan(2000);
     expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
@@ -378,7 +482,9 @@ describe('timeouts and cancellation (R-PROV-5, R-TTY-2)', () => {
     expect(result.text).toBe('partial answer');
     expect(isStalledStream(result.error)).toBe(true);
     expect((result.error as ProviderError).code).toBe('timeout');
-    expect((result.error as ProviderError).message).toBe('The model stopped responding (no data for 0.2 s); the partial answer was kept.');
+    expect((result.error as ProviderError).message).toBe(
+      'The model stopped responding (no data for 0.2 s); the partial answer was kept.',
+    );
     expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
   });
 

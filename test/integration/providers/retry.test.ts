@@ -32,14 +32,19 @@ afterEach(async () => {
 });
 
 function openai(overrides: Partial<ModelConfig> = {}): ChatModel {
-  return new OpenAIChatModel({ model: fakeModelConfig('openai', fake.baseUrl, overrides), configFile: CONFIG_FILE, logger });
+  return new OpenAIChatModel({
+    model: fakeModelConfig('openai', fake.baseUrl, overrides),
+    configFile: CONFIG_FILE,
+    logger,
+  });
 }
 
 function run(model: ChatModel, signal = new AbortController().signal) {
   return collect<ChatStreamPart | RetryPart>(streamWithRetries(model, hello, signal, { logger, sleep }));
 }
 
-const retries = (parts: (ChatStreamPart | RetryPart)[]) => parts.filter((p): p is RetryPart => p.type === 'retry');
+const retries = (parts: (ChatStreamPart | RetryPart)[]) =>
+  parts.filter((p): p is RetryPart => p.type === 'retry');
 
 describe('streamWithRetries (R-PROV-4)', () => {
   it('retries-unavailable-after-250-and-750-ms', async () => {
@@ -60,7 +65,12 @@ describe('streamWithRetries (R-PROV-4)', () => {
   });
 
   it('gives-up-after-two-retries', async () => {
-    fake.reply(openaiReply.serverError(), openaiReply.serverError(), openaiReply.serverError(), openaiReply.text(['unused']));
+    fake.reply(
+      openaiReply.serverError(),
+      openaiReply.serverError(),
+      openaiReply.serverError(),
+      openaiReply.text(['unused']),
+    );
     const result = await run(openai());
     expect((result.error as ProviderError).code).toBe('unavailable');
     expect(fake.requests).toHaveLength(3);
@@ -76,7 +86,11 @@ describe('streamWithRetries (R-PROV-4)', () => {
   });
 
   it('retries-a-refused-connection-then-fails', async () => {
-    const model = new OpenAIChatModel({ model: fakeModelConfig('openai', `${await refusedUrl()}/v1`), configFile: CONFIG_FILE, logger });
+    const model = new OpenAIChatModel({
+      model: fakeModelConfig('openai', `${await refusedUrl()}/v1`),
+      configFile: CONFIG_FILE,
+      logger,
+    });
     const result = await run(model);
     expect((result.error as ProviderError).code).toBe('unavailable');
     expect(slept).toEqual([250, 750]);
@@ -90,7 +104,10 @@ describe('streamWithRetries (R-PROV-4)', () => {
   });
 
   it('rate-limit-waits-an-http-date', async () => {
-    fake.reply(openaiReply.rateLimited(new Date(Math.floor(Date.now() / 1000) * 1000 + 4000).toUTCString()), openaiReply.text(['ok']));
+    fake.reply(
+      openaiReply.rateLimited(new Date(Math.floor(Date.now() / 1000) * 1000 + 4000).toUTCString()),
+      openaiReply.text(['ok']),
+    );
     await run(openai());
     expect(slept).toHaveLength(1);
     expect(slept[0]).toBeGreaterThan(2000);
@@ -140,11 +157,20 @@ describe('streamWithRetries (R-PROV-4)', () => {
 
   it('never-retries-once-text-was-shown', async () => {
     let release!: () => void;
-    fake.reply(openaiReply.text(['shown', 'lost'], { end: 'drop', pauseAfterFirst: new Promise<void>((r) => (release = r)) }), openaiReply.text(['unused']));
+    fake.reply(
+      openaiReply.text(['shown', 'lost'], {
+        end: 'drop',
+        pauseAfterFirst: new Promise<void>((r) => (release = r)),
+      }),
+      openaiReply.text(['unused']),
+    );
     const parts: string[] = [];
     let error: unknown;
     try {
-      for await (const part of streamWithRetries(openai(), hello, new AbortController().signal, { logger, sleep })) {
+      for await (const part of streamWithRetries(openai(), hello, new AbortController().signal, {
+        logger,
+        sleep,
+      })) {
         parts.push(part.type);
         release();
       }
@@ -172,7 +198,9 @@ describe('streamWithRetries (R-PROV-4)', () => {
         logger,
         sleep: (_ms, signal) => {
           controller.abort();
-          return signal.aborted ? Promise.reject(new ProviderError('cancelled', 'Request cancelled.', { retryable: false })) : Promise.resolve();
+          return signal.aborted
+            ? Promise.reject(new ProviderError('cancelled', 'Request cancelled.', { retryable: false }))
+            : Promise.resolve();
         },
       }),
     );
@@ -181,9 +209,15 @@ describe('streamWithRetries (R-PROV-4)', () => {
   });
 
   it('retries-ollama-when-it-is-not-running', async () => {
-    const model = new OllamaChatModel({ model: fakeModelConfig('ollama', await refusedUrl()), configFile: CONFIG_FILE, logger });
+    const model = new OllamaChatModel({
+      model: fakeModelConfig('ollama', await refusedUrl()),
+      configFile: CONFIG_FILE,
+      logger,
+    });
     const result = await run(model);
-    expect((result.error as ProviderError).message).toMatch(/^Cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+\. Is "ollama serve" running\?$/);
+    expect((result.error as ProviderError).message).toMatch(
+      /^Cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+\. Is "ollama serve" running\?$/,
+    );
     expect(retries(result.parts).map((p) => p.delayMs)).toEqual([250, 750]);
   });
 });

@@ -5,7 +5,11 @@ import { ThinkTagSplitter, type ContentPiece } from '../../../../core/providers/
 function split(chunks: string[]): { reasoning: string; text: string; pieces: ContentPiece[] } {
   const splitter = new ThinkTagSplitter();
   const pieces = [...chunks.flatMap((c) => splitter.push(c)), ...splitter.flush()];
-  const join = (kind: ContentPiece['kind']) => pieces.filter((p) => p.kind === kind).map((p) => p.text).join('');
+  const join = (kind: ContentPiece['kind']) =>
+    pieces
+      .filter((p) => p.kind === kind)
+      .map((p) => p.text)
+      .join('');
   return { reasoning: join('reasoning'), text: join('text'), pieces };
 }
 
@@ -55,15 +59,35 @@ describe('ThinkTagSplitter (R-PARSE-4)', () => {
   });
 
   it('any-chunking-gives-the-same-result-as-one-chunk', () => {
-    const pieces = fc.constantFrom('<think>', '</think>', '<thinking>', '</thinking>', '<reasoning>', '</reasoning>', '<', '>', '/', ' ', '\n', 'a', '한', 'think', '`');
+    const pieces = fc.constantFrom(
+      '<think>',
+      '</think>',
+      '<thinking>',
+      '</thinking>',
+      '<reasoning>',
+      '</reasoning>',
+      '<',
+      '>',
+      '/',
+      ' ',
+      '\n',
+      'a',
+      '한',
+      'think',
+      '`',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, positions) => {
-        const whole = parts.join('');
-        const once = split([whole]);
-        const chunked = split(cut(whole, positions));
-        expect(chunked.text).toBe(once.text);
-        expect(chunked.reasoning).toBe(once.reasoning);
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (parts, positions) => {
+          const whole = parts.join('');
+          const once = split([whole]);
+          const chunked = split(cut(whole, positions));
+          expect(chunked.text).toBe(once.text);
+          expect(chunked.reasoning).toBe(once.reasoning);
+        },
+      ),
       { numRuns: 500 },
     );
   });

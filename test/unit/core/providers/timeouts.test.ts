@@ -46,7 +46,9 @@ describe('CallControl (R-PROV-5)', () => {
     expect(c.signal.aborted).toBe(false);
     timers.advance(1);
     expect(c.signal.aborted).toBe(true);
-    expect(c.abortError()?.message).toBe('No response from gpt-4o within 1 s (firstByteTimeoutMs in /c/config.json).');
+    expect(c.abortError()?.message).toBe(
+      'No response from gpt-4o within 1 s (firstByteTimeoutMs in /c/config.json).',
+    );
   });
 
   it('aborts-as-stalled-after-an-idle-gap-while-waiting', () => {
@@ -57,7 +59,9 @@ describe('CallControl (R-PROV-5)', () => {
     expect(c.signal.aborted).toBe(false);
     timers.advance(1);
     expect(c.abortError()).toBeInstanceOf(StalledStreamError);
-    expect(c.abortError()?.message).toBe('The model stopped responding (no data for 0.5 s); the partial answer was kept.');
+    expect(c.abortError()?.message).toBe(
+      'The model stopped responding (no data for 0.5 s); the partial answer was kept.',
+    );
   });
 
   it('does-not-count-time-the-consumer-holds-a-part', () => {
