@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { CommandContext, DiscoveredModel, McpServerView } from './commands/command-types.js';
 import { ensureHome, readBaseSystemPrompt } from './config/first-run.js';
 import { updateJsonFile } from './config/json-edit.js';
@@ -9,7 +9,7 @@ import { Engine, type ToolSource } from './engine/engine.js';
 import { createFileLogger, type FileLogger } from './logging/file-logger.js';
 import type { Logger } from './logging/logger.js';
 import type { ConfigError } from './errors/hac-error.js';
-import type { McpPool } from './mcp/index.js';
+import type { McpPool, McpPoolEvent } from './mcp/index.js';
 import type { ChatModel } from './providers/chat-model.js';
 import { createChatModel } from './providers/create-chat-model.js';
 import { FileSessionStore } from './sessions/session-store.js';
@@ -36,6 +36,8 @@ export interface Hac {
   logger: Logger;
   /** Starts MCP servers in the background (R-TTY-5); the first message waits for them. */
   startMcp(): void;
+  /** Called when a server's state or tools change; read `commands.mcpServers()` for the details. */
+  onMcpChange(listener: (event: McpPoolEvent) => void): void;
   /** Closes every MCP session; stdio children are gone when it resolves (R-MCP-6). */
   close(): Promise<void>;
 }
@@ -59,7 +61,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     );
   rememberSecrets();
 
-  const mcp = await createMcp(paths, logger, env, options.mcpConnectTimeoutMs);
+  const mcp = createMcp(paths, logger, env, options.mcpConnectTimeoutMs);
   const conversation = new Conversation(new FileSessionStore(paths.sessions), logger);
   const models = new Map<string, Promise<ChatModel>>();
   const chatModel = (model: ModelConfig) => {
@@ -151,6 +153,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     commands,
     logger,
     startMcp: () => mcp.start(),
+    onMcpChange: (listener) => mcp.subscribe(listener),
     close: () => mcp.close(),
   };
 }
@@ -158,6 +161,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
 interface McpHandle {
   source: ToolSource;
   start(): void;
+  subscribe(listener: (event: McpPoolEvent) => void): void;
   view(): Promise<{
     servers: McpServerView[];
     error?: ConfigError;
@@ -168,61 +172,65 @@ interface McpHandle {
 }
 
 /** The MCP pool, imported only when mcp-servers.json exists, so a plain chat never loads the MCP SDK. */
-async function createMcp(
+function createMcp(
   paths: HacPaths,
   logger: Logger,
   env: NodeJS.ProcessEnv,
   connectTimeoutMs?: number,
-): Promise<McpHandle> {
-  const exists = await fs.access(paths.mcpServers).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
+): McpHandle {
+  if (!existsSync(paths.mcpServers)) {
     return {
       source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
       start() {},
+      subscribe() {},
       view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
       setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
       close: () => Promise.resolve(),
     };
   }
-  const { McpPool } = await import('./mcp/index.js');
-  const pool: McpPool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
+  // The MCP SDK is imported on start, after the prompt is up (R-TTY-5), never by createHac itself.
+  let pool: McpPool | undefined;
+  let loading: Promise<McpPool> | undefined;
   let ready = false;
   let readyPromise: Promise<void> | undefined;
-  const start = () => {
-    readyPromise ??= pool.ready().then(() => {
-      ready = true;
-    });
-    return readyPromise;
-  };
+  const load = () =>
+    (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
+      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
+      for (const listener of listeners) pool.subscribe(listener);
+      return pool;
+    }));
+  const listeners: ((event: McpPoolEvent) => void)[] = [];
+  const start = () =>
+    (readyPromise ??= load()
+      .then((p) => p.ready())
+      .then(() => {
+        ready = true;
+      }));
   return {
-    source: { isReady: () => ready, ready: start, tools: () => pool.tools() },
+    source: { isReady: () => ready, ready: start, tools: () => pool?.tools() ?? [] },
     start: () => void start(),
+    subscribe(listener) {
+      listeners.push(listener);
+      pool?.subscribe(listener);
+    },
     async view() {
-      await pool.start();
-      const servers: McpServerView[] = pool.status().map((s) => ({
+      const p = await load();
+      await p.start();
+      const servers: McpServerView[] = p.status().map((s) => ({
         name: s.name,
         enabled: s.enabled,
         description: s.description || undefined,
-        state:
-          s.state === 'disconnected'
-            ? 'connected'
-            : s.state === 'connecting' ||
-                s.state === 'connected' ||
-                s.state === 'failed' ||
-                s.state === 'disabled'
-              ? s.state
-              : 'closed',
+        state: s.state === 'disconnected' ? 'connected' : s.state,
         reason: s.reason,
         tools: s.tools,
         stderrTail: s.stderrTail,
       }));
-      return { servers, error: pool.configError, file: paths.mcpServers };
+      return { servers, error: p.configError, file: paths.mcpServers };
     },
-    setEnabled: (name, on) => pool.setEnabled(name, on),
-    close: () => pool.close(),
+    setEnabled: async (name, on) => (await load()).setEnabled(name, on),
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
   };
 }
 

@@ -17,7 +17,7 @@ export interface McpServerView {
   name: string;
   enabled: boolean;
   description?: string;
-  state: 'connecting' | 'connected' | 'failed' | 'disabled' | 'closed';
+  state: 'connecting' | 'connected' | 'failed' | 'disabled';
   reason?: string;
   tools: { name: string; description: string }[];
   stderrTail: string[];

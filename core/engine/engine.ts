@@ -85,14 +85,16 @@ export class Engine {
   /** One turn for one user message (R-LOOP). Errors become events; the last event is always `turn-end`. */
   async *run(text: string, signal: AbortSignal): AsyncGenerator<EngineEvent> {
     const askedAt = this.now();
-    yield { type: 'waiting' };
     const config = this.deps.config();
     const model = config.activeModel;
     if (!model) {
-      yield { type: 'error', code: 'no-model', message: NO_ACTIVE_MODEL };
+      // Nothing is sent (R-TTY-4), so no "Waiting for response..." either.
+      const hint = config.models.length === 0 ? `\n${addModelHint(config.file)}` : '';
+      yield { type: 'error', code: 'no-model', message: `${NO_ACTIVE_MODEL}${hint}` };
       yield { type: 'turn-end', status: 'failed' };
       return;
     }
+    yield { type: 'waiting' };
     try {
       if (!this.deps.toolSource.isReady()) {
         yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
@@ -378,6 +380,17 @@ export class Engine {
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
+}
+
+/** The guidance of R-TTY-4 when config.json has no model at all. */
+export function addModelHint(configFile: string): string {
+  return `Add a model to ${configFile}, for example:
+{
+  "models": [
+    { "name": "gpt-4o", "provider": "openai", "apiKey": "\${OPENAI_API_KEY}", "active": true },
+    { "name": "llama3.2", "provider": "ollama", "baseUrl": "http://localhost:11434" }
+  ]
+}`;
 }
 
 function addUsage(total: Usage | undefined, next: Usage): Usage {
