@@ -138,15 +138,24 @@ export class McpConnection {
 
   private async callOn(session: Session, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     this.options.logger.debug(`MCP ${this.name}/${tool} call: ${JSON.stringify(args)}`);
-    const result = await session.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-      signal,
-      timeout: this.config.timeoutMs,
-      resetTimeoutOnProgress: true,
-      // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
-      onprogress: (progress) => this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
-    });
-    this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
-    return result;
+    // The SDK never removes its abort listener from the signal it gets; a per-call child signal keeps a
+    // turn's signal from collecting one listener per call (Node warns on stderr after 10).
+    const callController = new AbortController();
+    const forward = () => callController.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    try {
+      const result = await session.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+        signal: callController.signal,
+        timeout: this.config.timeoutMs,
+        resetTimeoutOnProgress: true,
+        // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
+        onprogress: (progress) => this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
+      });
+      this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
+      return result;
+    } finally {
+      signal.removeEventListener('abort', forward);
+    }
   }
 
   private callError(tool: string, error: unknown, signal: AbortSignal): McpPoolError {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPool, McpPoolError, type McpPoolOptions } from '../../../core/mcp/index.js';
@@ -40,6 +41,13 @@ describe('McpPool with stdio servers', () => {
     // The server sends "$schema" first; the SDK's own parser would move "type" first.
     expect(Object.keys(echo.inputSchema)).toEqual(['$schema', 'type', 'properties', 'required']);
     expect(await echo.call({ text: 'hi', times: 2 }, never)).toEqual({ text: 'hi hi', isError: false });
+  });
+
+  it('a-turn-signal-used-for-many-calls-collects-no-listeners', async () => {
+    const { pool } = await startPool({ t: stdioTestServer() });
+    const turn = new AbortController();
+    for (let i = 0; i < 12; i += 1) await pool.call('t', 'echo', { text: String(i) }, turn.signal);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 
   it('keeps-destructive-hint-annotations', async () => {
