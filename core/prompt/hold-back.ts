@@ -75,7 +75,16 @@ class Splitter implements HoldBack {
   private out = '';
   private shown = '';
   private readonly calls: FunctionCall[] = [];
-  private readonly frames: { s: string; i: number }[] = [];
+  // Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message.
+  private readonly frames: { s: string; i: number; base: number }[] = [];
+  private frameBase = 0;
+  private heldStart = 0;
+  // Learnt from a candidate that ran to the end unclosed: line-start openers that never close, and tags
+  // whose closing tag never comes. Rereading the rest then rejects them at once, so the end stays linear.
+  private readonly neverCloses = new Set<number>();
+  private readonly tagsNeverClose = new Set<string>();
+  private scanLineStart = false;
+  private openers: { at: number; depth: number }[] = [];
   private total = 0;
   private endWork = 0;
   private ended = false;
@@ -110,7 +119,7 @@ class Splitter implements HoldBack {
   push(delta: string): HoldBackOutput {
     if (this.ended || delta === '') return { show: '', holding: this.isHolding() };
     this.total += delta.length;
-    this.frames.push({ s: delta, i: 0 });
+    this.frames.push({ s: delta, i: 0, base: this.total - delta.length });
     this.safely(() => this.run());
     return { show: this.takeOut(), holding: this.isHolding() };
   }
@@ -166,7 +175,7 @@ class Splitter implements HoldBack {
     const held = this.held;
     this.emit(held.slice(0, 1));
     this.toText(false);
-    if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0 });
+    if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0, base: this.heldStart + 1 });
   }
 
   private hide(calls: FunctionCall[]): void {
@@ -183,6 +192,7 @@ class Splitter implements HoldBack {
         this.frames.pop();
         continue;
       }
+      this.frameBase = frame.base;
       frame.i = this.step(frame.s, frame.i);
     }
   }
@@ -219,13 +229,15 @@ class Splitter implements HoldBack {
           j++;
           continue;
         }
-        if (c === '{' || c === '[') {
+        if ((c === '{' || c === '[') && !this.neverCloses.has(this.frameBase + j)) {
           this.emit(s.slice(i, j));
+          this.heldStart = this.frameBase + j;
           this.startJson(c);
           return j + 1;
         }
         if (c === '`' && this.allowFences) {
           this.emit(s.slice(i, j));
+          this.heldStart = this.frameBase + j;
           this.mode = 'ticks';
           this.held = c;
           return j + 1;
@@ -236,6 +248,7 @@ class Splitter implements HoldBack {
         this.lineStart = true;
       } else if (c === '<') {
         this.emit(s.slice(i, j));
+        this.heldStart = this.frameBase + j;
         this.mode = 'tag-open';
         this.held = c;
         this.tagName = '';
@@ -363,6 +376,12 @@ class Splitter implements HoldBack {
   }
 
   private decideFence(body: string): void {
+    const whole = parseLenientJson(body);
+    const direct = whole.ok ? classifyValue(whole.value, this.resolver, false) : null;
+    if (direct) {
+      this.hide(direct);
+      return;
+    }
     const inner = splitText(body, this.resolver, false);
     if (inner.calls.length > 0 && inner.text.trim() === '') this.hide(inner.calls);
     else {
@@ -396,6 +415,8 @@ class Splitter implements HoldBack {
     this.comment = '';
     this.slash = false;
     this.star = false;
+    this.scanLineStart = false;
+    this.openers = [];
   }
 
   private stepJson(s: string, i: number): number {
@@ -414,7 +435,7 @@ class Splitter implements HoldBack {
           continue;
         }
       }
-      if (this.scanJsonChar(c)) {
+      if (this.scanJsonChar(c, this.frameBase + j)) {
         this.held += s.slice(i, j + 1);
         this.decideJson();
         return j + 1;
@@ -433,7 +454,7 @@ class Splitter implements HoldBack {
       case 'first':
         if (isBlank(c)) break;
         if (!isObject) next = c === '{' ? 'scan' : 'reject';
-        else if (c === '"' || c === "'") next = 'scan';
+        else if (c === '"' || c === "'" || c === '/') next = 'scan'; // a key, or a comment before it
         else next = isIdentStart(c) ? 'ident' : 'reject';
         break;
       case 'ident':
@@ -452,12 +473,21 @@ class Splitter implements HoldBack {
     return next === 'scan' ? 'scan' : 'wait';
   }
 
-  /** Advances the bracket scanner over one character; true when the outermost bracket closes. */
-  private scanJsonChar(c: string): boolean {
-    if (this.comment === 'line') {
-      if (c === '\n') this.comment = '';
+  /**
+   * Advances the bracket scanner over one character at absolute position `at`; true when the outermost
+   * bracket closes. A line break ends any string or comment: JSON strings hold no raw line breaks, and this
+   * way a stray quote in prose cannot swallow the lines after it, and every line starts in the same state.
+   */
+  private scanJsonChar(c: string, at: number): boolean {
+    if (c === '\n') {
+      this.quote = '';
+      this.escape = false;
+      this.comment = '';
+      this.slash = false;
+      this.scanLineStart = true;
       return false;
     }
+    if (this.comment === 'line') return false;
     if (this.comment === 'block') {
       if (this.star && c === '/') this.comment = '';
       this.star = c === '*';
@@ -469,6 +499,8 @@ class Splitter implements HoldBack {
       else if (c === this.quote) this.quote = '';
       return false;
     }
+    const lineStart = this.scanLineStart;
+    if (c !== ' ' && c !== '\t' && c !== '\r') this.scanLineStart = false;
     if (this.slash) {
       this.slash = false;
       if (c === '/') {
@@ -483,9 +515,13 @@ class Splitter implements HoldBack {
     }
     if (c === '"' || c === "'") this.quote = c;
     else if (c === '/') this.slash = true;
-    else if (c === '{' || c === '[') this.depth++;
-    else if (c === '}' || c === ']') {
+    else if (c === '{' || c === '[') {
+      // A fresh candidate here would close exactly where this scan comes back to the current depth.
+      if (lineStart) this.openers.push({ at, depth: this.depth });
+      this.depth++;
+    } else if (c === '}' || c === ']') {
       this.depth--;
+      while ((this.openers.at(-1)?.depth ?? -1) >= this.depth) this.openers.pop();
       return this.depth === 0;
     }
     return false;
@@ -537,6 +573,11 @@ class Splitter implements HoldBack {
   }
 
   private openTag(): void {
+    if (this.tagsNeverClose.has(this.tagName)) {
+      this.tagName = '';
+      this.rejectCandidate();
+      return;
+    }
     this.closer = `</${this.tagName}>`;
     this.closeMatch = 0;
     this.bodyStart = this.held.length;
@@ -603,10 +644,13 @@ class Splitter implements HoldBack {
     return c === '\n' ? i + 1 : i;
   }
 
-  /** End of the message: decide what is still held, rereading rejected candidates within a linear budget. */
+  /**
+   * End of the message: decide what is still held. A candidate that never closed is shown as text and the
+   * text after its first character is read again, with what its scan learnt; a budget keeps this linear.
+   */
   private finish(): void {
     this.run();
-    const budget = 8 * this.total + 65_536;
+    const budget = 4 * this.total + 65_536;
     let triedRepair = false;
     for (;;) {
       switch (this.mode) {
@@ -629,7 +673,6 @@ class Splitter implements HoldBack {
           if (this.jsonPhase === 'scan' && !triedRepair) {
             // One repair attempt per message: a call cut off at the end (missing closers) still counts.
             triedRepair = true;
-            this.endWork += this.held.length;
             const parsed = parseLenientJson(this.held);
             const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
             if (calls) {
@@ -637,12 +680,16 @@ class Splitter implements HoldBack {
               continue;
             }
           }
+          for (const opener of this.openers) this.neverCloses.add(opener.at);
           break;
         case 'tag-open':
           break;
-        case 'tag-body':
+        case 'tag-body': {
+          const tagName = this.tagName;
           if (this.significant && this.decideTag(this.held.slice(this.bodyStart), false)) continue;
+          this.tagsNeverClose.add(tagName);
           break;
+        }
       }
       this.endWork += this.held.length;
       if (this.endWork > budget) {

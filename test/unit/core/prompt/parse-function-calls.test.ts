@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { parseFunctionCalls, type ToolRef } from '../../../../core/prompt/index.js';
+
+const tools: ToolRef[] = [
+  { server: 'context7', name: 'resolve-library-id' },
+  { server: 'context7', name: 'get-library-docs' },
+  { server: 'web', name: 'search' },
+  { server: 'files', name: 'search' },
+  { server: 'my.server', name: 'list' },
+  { server: 'hac', name: 'ask_user' },
+];
+
+const resolveJava = { type: 'call', server: 'context7', name: 'resolve-library-id', arguments: { libraryName: 'java' } };
+const calls = (text: string) => parseFunctionCalls(text, tools).calls;
+
+describe('parseFunctionCalls: accepted shapes', () => {
+  it('canonical-server-name-arguments', () => {
+    expect(calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([
+      resolveJava,
+    ]);
+  });
+
+  it('canonical-with-reason', () => {
+    expect(
+      calls('{"server":"context7","name":"resolve-library-id","arguments":{"libraryName":"java"},"reason":"find the id"}'),
+    ).toEqual([{ ...resolveJava, reason: 'find the id' }]);
+  });
+
+  it('the-function-call-template-with-tabs-and-trailing-commas', () => {
+    const text = '{\n\t"server": "context7",\n\t"name": "resolve-library-id",\n\t"arguments": {\n\t  "libraryName": "java",\n\t},\n}';
+    expect(calls(text)).toEqual([resolveJava]);
+  });
+
+  it('name-and-arguments-finds-the-server-of-a-unique-tool', () => {
+    expect(calls('{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+  });
+
+  it('namespaced-server-double-underscore-name', () => {
+    expect(calls('{"name": "context7__resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+  });
+
+  it('native-name-of-a-server-with-a-dot', () => {
+    expect(calls('{"name": "my_server__list", "arguments": {}}')).toEqual([
+      { type: 'call', server: 'my.server', name: 'list', arguments: {} },
+    ]);
+  });
+
+  it('function-key-names-the-tool', () => {
+    expect(calls('{"function": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+  });
+
+  it('tool-key-and-parameters', () => {
+    expect(calls('{"tool": "resolve-library-id", "parameters": {"libraryName": "java"}}')).toEqual([resolveJava]);
+  });
+
+  it('arguments-given-as-a-json-string', () => {
+    expect(calls('{"name": "resolve-library-id", "arguments": "{\\"libraryName\\": \\"java\\"}"}')).toEqual([resolveJava]);
+  });
+
+  it('openai-style-function-object', () => {
+    expect(
+      calls('{"type": "function", "function": {"name": "resolve-library-id", "arguments": "{\\"libraryName\\":\\"java\\"}"}}'),
+    ).toEqual([resolveJava]);
+  });
+
+  it('flat-arguments-when-there-is-no-arguments-key', () => {
+    expect(calls('{"server": "context7", "name": "resolve-library-id", "libraryName": "java"}')).toEqual([resolveJava]);
+  });
+
+  it('array-of-calls-in-order', () => {
+    const text =
+      '[\n  {"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}},\n  {"server": "hac", "name": "ask_user", "arguments": {"question": "Which version?"}}\n]';
+    expect(calls(text)).toEqual([
+      resolveJava,
+      { type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Which version?' } },
+    ]);
+  });
+
+  it('json-fence', () => {
+    expect(calls('```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```')).toEqual([resolveJava]);
+  });
+
+  it('plain-fence', () => {
+    expect(calls('```\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```\n')).toEqual([resolveJava]);
+  });
+
+  it('function-call-tag-with-name-attribute', () => {
+    expect(calls('<function_call name="resolve-library-id">{"libraryName": "java"}</function_call>')).toEqual([resolveJava]);
+  });
+
+  it('function-call-tag-with-empty-body-has-empty-arguments', () => {
+    expect(calls('<function_call name="my.server__list"></function_call>')).toEqual([
+      { type: 'call', server: 'my.server', name: 'list', arguments: {} },
+    ]);
+  });
+
+  it('tool-call-tag', () => {
+    expect(calls('<tool_call>\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n</tool_call>')).toEqual([
+      resolveJava,
+    ]);
+  });
+
+  it('lenient-json-comments-unquoted-keys-single-quotes', () => {
+    const text = "{\n  // look it up\n  server: 'context7', name: 'resolve-library-id',\n  arguments: {libraryName: 'java',},\n}";
+    expect(calls(text)).toEqual([resolveJava]);
+  });
+
+  it('call-cut-off-at-the-end-is-completed', () => {
+    expect(calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"')).toEqual([
+      resolveJava,
+    ]);
+  });
+
+  it('mixed-with-prose-before-and-after', () => {
+    const result = parseFunctionCalls(
+      'I will look that up.\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\nOne moment.',
+      tools,
+    );
+    expect(result.calls).toEqual([resolveJava]);
+    expect(result.text).toBe('I will look that up.\nOne moment.');
+  });
+
+  it('two-calls-on-separate-lines', () => {
+    const text =
+      '{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n{"name": "get-library-docs", "arguments": {"context7CompatibleLibraryID": "/java/java"}}';
+    expect(calls(text).map((c) => c.name)).toEqual(['resolve-library-id', 'get-library-docs']);
+  });
+});
+
+describe('parseFunctionCalls: no false positives', () => {
+  it('example-object-in-prose-is-text', () => {
+    expect(parseFunctionCalls('Example: {"name":"Alice","age":3}', tools)).toEqual({
+      text: 'Example: {"name":"Alice","age":3}',
+      calls: [],
+    });
+  });
+
+  it('data-object-on-its-own-line-is-text', () => {
+    const text = 'Here is the record:\n{"name": "Alice", "age": 3}\nThat is all.';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+
+  it('json-fence-of-data-is-text', () => {
+    const text = '```json\n{"name": "my-package", "version": "1.0.0"}\n```';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+
+  it('config-with-a-server-key-but-no-tool-name-is-text', () => {
+    const text = '{"server": "localhost", "port": 8080}';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+
+  it('a-tool-description-is-not-a-call', () => {
+    const text = '{"name": "resolve-library-id", "description": "Resolves a name"}';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+
+  it('code-block-with-a-call-inside-other-code-is-text', () => {
+    const text = '```python\nx = {"name": "resolve-library-id", "arguments": {}}\n```';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+
+  it('markdown-links-checkboxes-and-templates-are-text', () => {
+    const text = '[Docs](https://example.com)\n[ ] todo\n[x] done\n{{ template }}\n{ not json }\n<b>bold</b> <tool_call> tag';
+    expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
+  });
+});
+
+describe('parseFunctionCalls: attempted calls', () => {
+  it('unknown-tool-with-arguments-lists-the-available-tools', () => {
+    const [call] = calls('{"name": "weather", "arguments": {"city": "Seoul"}}');
+    expect(call).toEqual({
+      type: 'attempted-call-error',
+      name: 'weather',
+      message:
+        'There is no tool named "weather". Available tools: "resolve-library-id", "get-library-docs" on server "context7"; "search" on server "web"; "search" on server "files"; "list" on server "my.server"; "ask_user" on server "hac".',
+    });
+  });
+
+  it('unknown-server-is-an-attempted-call', () => {
+    const [call] = calls('{"server": "nope", "name": "resolve-library-id"}');
+    expect(call).toMatchObject({ type: 'attempted-call-error', server: 'nope', name: 'resolve-library-id' });
+    expect(call?.type === 'attempted-call-error' && call.message).toMatch(/^There is no tool "resolve-library-id" on server "nope"\. Available tools: /);
+  });
+
+  it('name-two-servers-share-without-server-lists-both', () => {
+    expect(calls('{"name": "search", "arguments": {"q": "x"}}')).toEqual([
+      {
+        type: 'attempted-call-error',
+        name: 'search',
+        message: 'Tool "search" exists on more than one server: "web", "files". Call it again with "server" set to the one you mean.',
+      },
+    ]);
+  });
+
+  it('shared-name-with-server-is-a-call', () => {
+    expect(calls('{"server": "files", "name": "search", "arguments": {"q": "x"}}')).toEqual([
+      { type: 'call', server: 'files', name: 'search', arguments: { q: 'x' } },
+    ]);
+  });
+
+  it('arguments-that-are-not-an-object', () => {
+    expect(calls('{"name": "resolve-library-id", "arguments": [1, 2]}')).toEqual([
+      {
+        type: 'attempted-call-error',
+        server: 'context7',
+        name: 'resolve-library-id',
+        message: 'The "arguments" of the call to tool "resolve-library-id" on server "context7" must be a JSON object.',
+      },
+    ]);
+  });
+
+  it('unreadable-tool-call-tag-is-an-attempted-call', () => {
+    const result = parseFunctionCalls('<tool_call>{ @@@ }</tool_call>', tools);
+    expect(result.text).toBe('');
+    expect(result.calls).toHaveLength(1);
+    expect(result.calls[0]?.type).toBe('attempted-call-error');
+  });
+
+  it('array-element-that-is-not-a-call-becomes-an-error-in-place', () => {
+    const result = calls('[{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}, {"foo": 1}]');
+    expect(result.map((c) => c.type)).toEqual(['call', 'attempted-call-error']);
+  });
+
+  it('no-tools-available-still-reports-attempted-calls', () => {
+    const result = parseFunctionCalls('{"server": "x", "name": "y", "arguments": {}}', []);
+    expect(result.calls).toEqual([
+      { type: 'attempted-call-error', server: 'x', name: 'y', message: 'There is no tool "y" on server "x". No tool is available.' },
+    ]);
+  });
+});

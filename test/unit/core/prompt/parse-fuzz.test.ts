@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createHoldBack, parseFunctionCalls, type ToolRef } from '../../../../core/prompt/index.js';
+
+const tools: ToolRef[] = [
+  { server: 'context7', name: 'resolve-library-id' },
+  { server: 'web', name: 'search' },
+  { server: 'files', name: 'search' },
+  { server: 'hac', name: 'ask_user' },
+];
+
+// Pieces that drive the splitter into every state, mixed with arbitrary text.
+const pieces = fc.oneof(
+  fc.string(),
+  fc.constantFrom(
+    '\n', '{', '}', '[', ']', '"', "'", '\\', '`', '```', '```json\n', '```python\n', '\n```\n', '<', '>', '/', '//', '/*', '*/',
+    '<tool_call>', '</tool_call>', '<function_call name="ask_user">', '</function_call>', '<function_call', ' name="search"',
+    '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}',
+    '{"name": "search", "arguments": {}}', '{"name": "nope", "arguments": "{bad"}', '{"name":"Alice","age":3}',
+    '[{"tool": "ask_user", "parameters": {"question": "q"}}]', 'key: ', ',', ':', ' ', '\t', '\r\n',
+  ),
+);
+const modelText = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
+
+function streamed(text: string, cuts: number[]) {
+  const holdBack = createHoldBack(tools);
+  let shown = '';
+  let last = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    shown += holdBack.push(text.slice(last, cut)).show;
+    last = cut;
+  }
+  shown += holdBack.push(text.slice(last)).show;
+  const end = holdBack.end();
+  return { shown: shown + end.show, end };
+}
+
+describe('parser fuzz (R-PARSE-5)', () => {
+  it('never-throws-and-streaming-matches-the-whole-text-parse', () => {
+    fc.assert(
+      fc.property(
+        modelText.chain((text) => fc.tuple(fc.constant(text), fc.array(fc.nat({ max: text.length }), { maxLength: 12 }))),
+        ([text, cuts]) => {
+          const whole = parseFunctionCalls(text, tools);
+          const { shown, end } = streamed(text, cuts);
+          expect(shown).toBe(end.text);
+          expect({ text: end.text, calls: end.calls }).toEqual(whole);
+          // Shown text is the model text with parts taken out, never with text added.
+          expect(whole.text.length).toBeLessThanOrEqual(text.length);
+          if (whole.calls.length === 0) expect(whole.text).toBe(text);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never-throws-on-arbitrary-unicode', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const result = parseFunctionCalls(text, tools);
+        expect(typeof result.text).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a-canonical-call-in-prose-is-always-found-and-never-shown', () => {
+    const prose = fc.stringMatching(/^[A-Za-z .,!?]{0,40}$/);
+    fc.assert(
+      fc.property(prose, prose, fc.string({ maxLength: 20 }), (before, after, value) => {
+        const call = JSON.stringify({ server: 'hac', name: 'ask_user', arguments: { question: value } });
+        const result = parseFunctionCalls(`${before}\n${call}\n${after}`, tools);
+        expect(result.calls).toEqual([{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: value } }]);
+        expect(result.text).toBe(`${before}\n${after}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('parser time is linear in the input size', () => {
+  // Model-like text: prose, data objects, code fences, a call, and unbalanced openers that force rescans.
+  const block = [
+    'Here is what I found about the library.\n',
+    '{"name": "Alice", "age": 3, "tags": ["a", "b"]}\n',
+    '```python\nprint({"x": 1})\n```\n',
+    '[link](https://example.com) and a < b\n',
+    '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n',
+    '{ "unclosed": "brace\n',
+    '<tool_call> not json\n',
+  ].join('');
+  const textOf = (bytes: number): string => block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
+
+  function time(text: string): number {
+    const start = performance.now();
+    parseFunctionCalls(text, tools);
+    return performance.now() - start;
+  }
+
+  it('four-times-the-text-takes-less-than-eight-times-as-long', () => {
+    const small = textOf(1 << 20);
+    const large = textOf(4 << 20);
+    time(small); // warm up the JIT
+    const t1 = Math.min(time(small), time(small));
+    const t4 = Math.min(time(large), time(large));
+    expect(t4 / t1).toBeLessThan(8);
+  });
+
+  it('one-megabyte-of-unbalanced-openers-stays-linear', () => {
+    const nasty = (bytes: number): string => '{"a": "b\n[{\n<tool_call>{\n```json\n{'.repeat(bytes / 32);
+    time(nasty(1 << 18));
+    const t1 = time(nasty(1 << 20));
+    const t4 = time(nasty(4 << 20));
+    expect(t4 / t1).toBeLessThan(8);
+  });
+});
