@@ -180,8 +180,9 @@ export class McpConnection {
     };
     client.onerror = (error) => {
       logger.debug(`MCP ${this.name} transport: ${describeError(error)}`);
-      // Remote transports report a dead server only here (sdk-facts); other errors (a stray stdout line) are not fatal.
-      if (!session.closing && /SSE stream disconnected|Maximum reconnection attempts/.test(error.message)) {
+      // Remote transports report a dead server only here (sdk-facts): the SSE client would otherwise reconnect
+      // silently into a new, uninitialised server session. Other errors (a stray stdout line) are not fatal.
+      if (!session.closing && isSessionGone(error)) {
         this.lost(session, describeError(error));
       }
     };

@@ -110,6 +110,7 @@ export class McpPool {
    * disabled server, a failed session, a timeout (`mcp-timeout`) or a cancel (`cancelled`).
    */
   async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    this.assertOpen(server);
     const result = await this.connection(server).call(tool, args, signal);
     return toolResultText(result);
   }
@@ -120,6 +121,7 @@ export class McpPool {
    */
   async setEnabled(server: string, on: boolean): Promise<void> {
     await this.start();
+    this.assertOpen(server);
     const connection = this.connection(server);
     await updateJsonFile(this.options.file, [{ path: ['mcpServers', server, 'enabled'], value: on }]);
     this.logger.info(`MCP server "${server}" ${on ? 'enabled' : 'disabled'}.`);
@@ -170,6 +172,10 @@ export class McpPool {
         }),
     );
     this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));
+  }
+
+  private assertOpen(server: string): void {
+    if (this.closed) throw new McpPoolError('mcp-not-connected', server, 'MCP servers are closed: hac is shutting down.');
   }
 
   private connection(server: string): McpConnection {

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPool } from '../../../core/mcp/index.js';
 import {
+  bindLoopback,
   everything,
   headerServer,
   startEverything,
   startListening,
   testServer,
+  until,
   WaitingLogger,
   writeServersFile,
   type ListeningServer,
@@ -104,6 +106,18 @@ describe('remote session loss', () => {
     expect(pool.status()[0]!.state).toBe('connected');
     // Which comes first, the broken GET stream or the 404 on the POST, is a race; either way one reconnect.
     expect(logger.text()).toMatch(/\[warn\] MCP server "t": .*reconnects on next use/);
+  });
+
+  it('reconnects-to-a-restarted-sse-server-instead-of-the-sdks-silent-uninitialised-session', async () => {
+    const first = track(await startEverything('sse'));
+    const { pool, logger } = await startPool({ e: { url: `http://127.0.0.1:${first.port}/sse` } });
+    expect((await pool.call('e', 'echo', { message: 'one' }, never)).text).toBe('Echo: one');
+    await first.stop();
+    await until(pool, () => pool.status()[0]!.state === 'disconnected');
+    track(await startListening(['--import', bindLoopback, everything, 'sse'], { PORT: String(first.port) }));
+    expect((await pool.call('e', 'echo', { message: 'two' }, never)).text).toBe('Echo: two');
+    expect(pool.status()[0]!.state).toBe('connected');
+    expect(logger.text()).toMatch(/\[warn\] MCP server "e": reconnecting/);
   });
 
   it('a-call-to-a-stopped-server-is-a-tool-error-and-the-server-shows-why', async () => {

@@ -168,6 +168,24 @@ describe('McpPool with stdio servers', () => {
     await pool.close();
     expect(pids.map(isAlive)).toEqual([false, false]);
     expect(logger.text()).toMatch(/MCP server "stubborn" \(pid \d+\) did not exit; killing it/);
+    // A closed pool starts nothing again.
+    await expect(pool.call('polite', 'echo', { text: 'x' }, never)).rejects.toMatchObject({ code: 'mcp-not-connected' });
+    expect(pids.map(isAlive)).toEqual([false, false]);
+  });
+
+  it('close-during-a-slow-start-stops-the-child-at-once', async () => {
+    const file = writeServersFile({ slow: stdioTestServer({}, ['--hang-start']) });
+    const logger = new WaitingLogger();
+    const pool = new McpPool({ file, logger, connectTimeoutMs: 60_000, killAfterMs: 600 });
+    await pool.start();
+    expect(pool.status()[0]!.state).toBe('connecting');
+    await logger.waitFor(/MCP slow stderr: test-server started/);
+    const pid = Number(/pid=(\d+)/.exec(pool.status()[0]!.stderrTail.join('\n'))![1]);
+    const started = Date.now();
+    await pool.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(isAlive(pid)).toBe(false);
+    await pool.ready();
   });
 
   it('keeps-the-last-20-stderr-lines-and-logs-them', async () => {
