@@ -85,6 +85,11 @@ class Splitter implements HoldBack {
   private readonly tagsNeverClose = new Set<string>();
   private scanLineStart = false;
   private openers: { at: number; depth: number }[] = [];
+  private firstNewlines = 0;
+  private looseDepth = 0;
+  private looseQuote = false;
+  private looseEscape = false;
+  private looseDone = false;
   private total = 0;
   private endWork = 0;
   private ended = false;
@@ -417,6 +422,11 @@ class Splitter implements HoldBack {
     this.star = false;
     this.scanLineStart = false;
     this.openers = [];
+    this.firstNewlines = 0;
+    this.looseDepth = 1;
+    this.looseQuote = false;
+    this.looseEscape = false;
+    this.looseDone = false;
   }
 
   private stepJson(s: string, i: number): number {
@@ -435,15 +445,58 @@ class Splitter implements HoldBack {
           continue;
         }
       }
-      if (this.scanJsonChar(c, this.frameBase + j)) {
+      const scanned = this.scanJsonChar(c, this.frameBase + j);
+      if (scanned === 'blank-line') {
+        // JSON has no blank lines: this was not data. Openers still open here would stop here too.
+        for (const opener of this.openers) this.neverCloses.add(opener.at);
+        this.held += s.slice(i, j);
+        this.rejectCandidate();
+        return j;
+      }
+      if (scanned) {
         this.held += s.slice(i, j + 1);
         this.decideJson();
         return j + 1;
+      }
+      if (this.scanLooseChar(c)) {
+        this.held += s.slice(i, j + 1);
+        i = j + 1;
+        if (this.decideLoose()) return j + 1;
       }
       j++;
     }
     this.held += s.slice(i, j);
     return j;
+  }
+
+  /**
+   * A second bracket count in which double-quoted strings may span lines. Models sometimes write raw line
+   * breaks inside argument strings (invalid JSON that the repair library fixes); when this count closes
+   * first, the text up to here gets one chance to be a call.
+   */
+  private scanLooseChar(c: string): boolean {
+    if (this.looseDone) return false;
+    if (this.looseQuote) {
+      if (this.looseEscape) this.looseEscape = false;
+      else if (c === '\\') this.looseEscape = true;
+      else if (c === '"') this.looseQuote = false;
+      return false;
+    }
+    if (c === '"') this.looseQuote = true;
+    else if (c === '{' || c === '[') this.looseDepth++;
+    else if (c === '}' || c === ']') {
+      this.looseDepth--;
+      if (this.looseDepth === 0) this.looseDone = true;
+      return this.looseDone;
+    }
+    return false;
+  }
+
+  private decideLoose(): boolean {
+    const parsed = parseLenientJson(this.held);
+    const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
+    if (calls) this.hide(calls);
+    return calls !== null;
   }
 
   // Before the first key: an object must start with a quoted or bare key, an array with an object.
@@ -452,6 +505,7 @@ class Splitter implements HoldBack {
     let next: JsonPhase | 'reject' = this.jsonPhase;
     switch (this.jsonPhase) {
       case 'first':
+        if (c === '\n' && ++this.firstNewlines === 2) return 'reject'; // a blank line
         if (isBlank(c)) break;
         if (!isObject) next = c === '{' ? 'scan' : 'reject';
         else if (c === '"' || c === "'" || c === '/') next = 'scan'; // a key, or a comment before it
@@ -478,8 +532,9 @@ class Splitter implements HoldBack {
    * bracket closes. A line break ends any string or comment: JSON strings hold no raw line breaks, and this
    * way a stray quote in prose cannot swallow the lines after it, and every line starts in the same state.
    */
-  private scanJsonChar(c: string, at: number): boolean {
+  private scanJsonChar(c: string, at: number): boolean | 'blank-line' {
     if (c === '\n') {
+      if (this.scanLineStart) return 'blank-line';
       this.quote = '';
       this.escape = false;
       this.comment = '';

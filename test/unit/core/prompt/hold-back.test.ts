@@ -92,6 +92,23 @@ describe('createHoldBack', () => {
     expect(end.calls).toHaveLength(2);
   });
 
+  it('unclosed-brace-is-released-at-the-next-blank-line', () => {
+    const holdBack = createHoldBack(tools);
+    expect(holdBack.push('Start:\n{"note": "unclosed\nstill').show).toBe('Start:\n');
+    expect(holdBack.push(' held\n\nNext paragraph.')).toEqual({
+      show: '{"note": "unclosed\nstill held\n\nNext paragraph.',
+      holding: false,
+    });
+    expect(holdBack.end().calls).toEqual([]);
+  });
+
+  it('call-after-an-unclosed-brace-in-the-same-paragraph-is-still-found', () => {
+    const text = '{ stray: [\n{"name": "ask_user", "arguments": {"question": "Q"}}\n\nAfter.';
+    const { end, shown } = stream(text, 3);
+    expect(shown).toBe('{ stray: [\n\nAfter.');
+    expect(end.calls).toEqual([{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Q' } }]);
+  });
+
   it('unbalanced-brace-holds-until-the-end-then-shows-the-text', () => {
     const text = 'Start:\n{"note": "unclosed\nand more text';
     const { end, shown, pushes } = stream(text, 4);

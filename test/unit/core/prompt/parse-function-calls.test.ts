@@ -120,6 +120,21 @@ describe('parseFunctionCalls: accepted shapes', () => {
     expect(result.text).toBe('I will look that up.\nOne moment.');
   });
 
+  it('raw-line-breaks-inside-an-argument-string-with-prose-after', () => {
+    const text = 'Writing it.\n{"server": "hac", "name": "ask_user", "arguments": {"question": "Line one\nline two"}}\nDone.';
+    expect(parseFunctionCalls(text, tools)).toEqual({
+      text: 'Writing it.\nDone.',
+      calls: [{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Line one\nline two' } }],
+    });
+  });
+
+  it('stray-quote-in-a-line-does-not-swallow-a-later-call', () => {
+    const text = '{ "note": "unclosed\nmore prose\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\nend';
+    const result = parseFunctionCalls(text, tools);
+    expect(result.calls).toEqual([resolveJava]);
+    expect(result.text).toBe('{ "note": "unclosed\nmore prose\nend');
+  });
+
   it('two-calls-on-separate-lines', () => {
     const text =
       '{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n{"name": "get-library-docs", "arguments": {"context7CompatibleLibraryID": "/java/java"}}';
