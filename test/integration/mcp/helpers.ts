@@ -26,13 +26,16 @@ export function stdioTestServer(extra: Record<string, unknown> = {}, flags: stri
 
 /** A MemoryLogger that can wait for a line, so tests wait on events rather than sleeping. */
 export class WaitingLogger extends MemoryLogger {
-  private waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  private waiters: { pattern: RegExp; count: number; resolve: () => void }[] = [];
   private push(message: string): void {
     this.waiters = this.waiters.filter((w) => {
-      if (!w.pattern.test(message)) return true;
+      if (!w.pattern.test(message) || this.matching(w.pattern) < w.count) return true;
       w.resolve();
       return false;
     });
+  }
+  private matching(pattern: RegExp): number {
+    return this.lines.filter((l) => pattern.test(l.message)).length;
   }
   override debug(message: string): void {
     super.debug(message);
@@ -50,10 +53,10 @@ export class WaitingLogger extends MemoryLogger {
     super.error(message);
     this.push(message);
   }
-  /** Resolves when a line matching `pattern` is (or was already) logged. */
-  waitFor(pattern: RegExp): Promise<void> {
-    if (this.lines.some((l) => pattern.test(l.message))) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ pattern, resolve }));
+  /** Resolves when `count` lines matching `pattern` are (or were already) logged. */
+  waitFor(pattern: RegExp, count = 1): Promise<void> {
+    if (this.matching(pattern) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ pattern, count, resolve }));
   }
 }
 

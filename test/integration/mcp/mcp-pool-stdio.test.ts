@@ -79,9 +79,9 @@ describe('McpPool with stdio servers', () => {
   });
 
   it('progress-notifications-reset-the-timeout', async () => {
-    const { pool } = await startPool({ t: stdioTestServer({ timeout: 400 }) });
-    // 6 steps of 150 ms: 900 ms in all, more than twice the timeout, never 400 ms without news.
-    expect(await pool.call('t', 'progress', { steps: 6, intervalMs: 150 }, never)).toEqual({ text: 'done after 6 steps', isError: false });
+    const { pool } = await startPool({ t: stdioTestServer({ timeout: 600 }) });
+    // 8 steps of 150 ms: 1.2 s in all, twice the timeout, never 600 ms without news.
+    expect(await pool.call('t', 'progress', { steps: 8, intervalMs: 150 }, never)).toEqual({ text: 'done after 8 steps', isError: false });
   });
 
   it('abort-sends-notifications-cancelled-and-throws-cancelled', async () => {
@@ -93,6 +93,14 @@ describe('McpPool with stdio servers', () => {
     await expect(call).rejects.toMatchObject({ code: 'cancelled' });
     await logger.waitFor(/hang cancelled \(1\)/);
     expect((await pool.call('t', 'cancelled-count', {}, never)).text).toBe('1');
+
+    // Through the Tool seam a cancel still throws (the engine ends the turn); other failures are results.
+    const hang = pool.tools().find((t) => t.name === 'hang')!;
+    const second = new AbortController();
+    const toolCall = hang.call({}, second.signal);
+    await logger.waitFor(/MCP t stderr: hang started/, 2);
+    second.abort();
+    await expect(toolCall).rejects.toMatchObject({ code: 'cancelled' });
   });
 
   it('reconnects-once-after-the-server-process-exits', async () => {
