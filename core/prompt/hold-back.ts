@@ -1,5 +1,8 @@
-import { classifyValue, unreadable } from './classify-call.js';
+import { CALL_TAG_NAMES, readCallTag } from './call-tag.js';
+import { classifyValue } from './classify-call.js';
+import { FenceCloser } from './fence-closer.js';
 import type { FunctionCall } from './function-call.js';
+import { JsonCandidateScanner } from './json-candidate-scanner.js';
 import { parseLenientJson } from './lenient-json.js';
 import type { ToolRef } from './prompt-tools.js';
 import { createToolResolver, type ToolResolver } from './tool-resolver.js';
@@ -34,7 +37,7 @@ export function createHoldBack(tools: readonly ToolRef[]): HoldBack {
   return new Splitter(createToolResolver(tools), true);
 }
 
-/** Splits a fence body or a whole message in one go; fence bodies are parsed without fences (no nesting). */
+/** Splits a whole text in one go; fence bodies are split without fences (fences do not nest). */
 export function splitText(text: string, resolver: ToolResolver, allowFences: boolean): HoldBackResult {
   const splitter = new Splitter(resolver, allowFences);
   const first = splitter.push(text).show;
@@ -45,74 +48,50 @@ export function splitText(text: string, resolver: ToolResolver, allowFences: boo
 type Mode =
   | 'text' // prose
   | 'ticks' // backticks at the start of a line: a fence if there are three
-  | 'fence-open' // the info string of a fence, up to its newline
-  | 'fence-body' // a json-ish fence held until it closes
+  | 'fence-open' // the info string of a fence, up to its line break
+  | 'fence-body' // a json-ish fence, held until it closes
   | 'code' // a fence that is not a call, shown until it closes
   | 'json' // a `{` or `[` at the start of a line
   | 'tag-open' // `<tool_call` / `<function_call` up to its `>`
   | 'tag-body' // held up to the closing tag
-  | 'after-call'; // drop the blank rest of the line after a hidden call
-
-type JsonPhase = 'first' | 'ident' | 'after-ident' | 'scan';
-type ClosePhase = 'lead' | 'ticks' | 'trail' | 'none';
+  | 'after-call'; // drops the blank rest of the line after a hidden call
 
 const JSONISH_FENCES = new Set(['', 'json', 'jsonc', 'json5', 'tool_call', 'tool_code', 'function_call', 'xml']);
-const TAG_NAMES = ['tool_call', 'function_call'] as const;
 const MAX_TAG_OPEN = 200;
 
 function isBlank(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\r' || c === '\n';
 }
 
-function isIdentStart(c: string): boolean {
-  return /^[A-Za-z_$]$/.test(c);
-}
-
 class Splitter implements HoldBack {
   private mode: Mode = 'text';
   private lineStart = true;
+  /** The candidate being decided, from its first character; `heldStart` is its absolute position. */
   private held = '';
+  private heldStart = 0;
   private out = '';
   private shown = '';
   private readonly calls: FunctionCall[] = [];
-  // Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message.
+  /** Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message. */
   private readonly frames: { s: string; i: number; base: number }[] = [];
   private frameBase = 0;
-  private heldStart = 0;
-  // Learnt from a candidate that ran to the end unclosed: line-start openers that never close, and tags
-  // whose closing tag never comes. Rereading the rest then rejects them at once, so the end stays linear.
+  private total = 0;
+  private ended = false;
+  // Learnt from candidates that did not close: line-start openers that never close, and tags whose closing
+  // tag never comes. Reading the text again then rejects them at once, which keeps the work linear.
   private readonly neverCloses = new Set<number>();
   private readonly tagsNeverClose = new Set<string>();
-  private scanLineStart = false;
-  private openers: { at: number; depth: number }[] = [];
-  private firstNewlines = 0;
-  private looseDepth = 0;
-  private looseQuote = false;
-  private looseEscape = false;
-  private looseDone = false;
-  private total = 0;
-  private endWork = 0;
-  private ended = false;
 
-  // json
-  private jsonPhase: JsonPhase = 'first';
-  private depth = 0;
-  private quote = '';
-  private escape = false;
-  private comment: '' | 'line' | 'block' = '';
-  private slash = false;
-  private star = false;
-  // fences
+  private json = new JsonCandidateScanner(true);
+  private fence = new FenceCloser(3);
   private openTicks = 0;
   private info = '';
+  /** Where the body of a fence or tag starts in `held`, and where the current fence line starts. */
   private bodyStart = 0;
+  private lineStartInHeld = 0;
   private significant = false;
-  private closePhase: ClosePhase = 'lead';
-  private closeTicks = 0;
-  private closeLineStart = 0;
-  // tags
   private tagName = '';
-  private tagCandidates: readonly string[] = TAG_NAMES;
+  private tagCandidates: readonly string[] = CALL_TAG_NAMES;
   private closer = '';
   private closeMatch = 0;
 
@@ -123,8 +102,8 @@ class Splitter implements HoldBack {
 
   push(delta: string): HoldBackOutput {
     if (this.ended || delta === '') return { show: '', holding: this.isHolding() };
+    this.frames.push({ s: delta, i: 0, base: this.total });
     this.total += delta.length;
-    this.frames.push({ s: delta, i: 0, base: this.total - delta.length });
     this.safely(() => this.run());
     return { show: this.takeOut(), holding: this.isHolding() };
   }
@@ -141,7 +120,7 @@ class Splitter implements HoldBack {
     return this.mode !== 'text' && this.mode !== 'code' && this.mode !== 'after-call';
   }
 
-  // The splitter never throws (R-PARSE-5): on a bug, whatever is held and unread becomes text.
+  // The splitter never throws (R-PARSE-5): should a bug throw, what is held and unread becomes text.
   private safely(work: () => void): void {
     try {
       work();
@@ -175,24 +154,30 @@ class Splitter implements HoldBack {
     this.held = '';
   }
 
+  private hold(mode: Mode, first: string, at: number): void {
+    this.mode = mode;
+    this.held = first;
+    this.heldStart = at;
+  }
+
   /** Shows a candidate's first character and reads the rest of it again as ordinary input. */
   private rejectCandidate(): void {
     const held = this.held;
     this.emit(held.slice(0, 1));
     this.toText(false);
+    this.tagName = '';
     if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0, base: this.heldStart + 1 });
   }
 
   private hide(calls: FunctionCall[]): void {
     this.calls.push(...calls);
     this.held = '';
+    this.tagName = '';
     this.mode = 'after-call';
   }
 
   private run(): void {
-    while (this.frames.length > 0) {
-      const frame = this.frames[this.frames.length - 1];
-      if (!frame) break;
+    for (let frame = this.frames.at(-1); frame; frame = this.frames.at(-1)) {
       if (frame.i >= frame.s.length) {
         this.frames.pop();
         continue;
@@ -202,6 +187,7 @@ class Splitter implements HoldBack {
     }
   }
 
+  /** Reads from `s[i]` in the current mode; returns where it stopped (it may stop on a mode change). */
   private step(s: string, i: number): number {
     switch (this.mode) {
       case 'text':
@@ -226,50 +212,40 @@ class Splitter implements HoldBack {
   }
 
   private stepText(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
+    for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
+      const at = this.frameBase + j;
       if (this.lineStart) {
-        if (c === ' ' || c === '\t' || c === '\r') {
-          j++;
-          continue;
-        }
-        if ((c === '{' || c === '[') && !this.neverCloses.has(this.frameBase + j)) {
+        if (c === ' ' || c === '\t' || c === '\r') continue;
+        if ((c === '{' || c === '[') && !this.neverCloses.has(at)) {
           this.emit(s.slice(i, j));
-          this.heldStart = this.frameBase + j;
-          this.startJson(c);
+          this.hold('json', c, at);
+          this.json = new JsonCandidateScanner(c === '{');
           return j + 1;
         }
         if (c === '`' && this.allowFences) {
           this.emit(s.slice(i, j));
-          this.heldStart = this.frameBase + j;
-          this.mode = 'ticks';
-          this.held = c;
+          this.hold('ticks', c, at);
           return j + 1;
         }
         this.lineStart = false;
       }
-      if (c === '\n') {
-        this.lineStart = true;
-      } else if (c === '<') {
+      if (c === '\n') this.lineStart = true;
+      else if (c === '<') {
         this.emit(s.slice(i, j));
-        this.heldStart = this.frameBase + j;
-        this.mode = 'tag-open';
-        this.held = c;
+        this.hold('tag-open', c, at);
         this.tagName = '';
-        this.tagCandidates = TAG_NAMES;
+        this.tagCandidates = CALL_TAG_NAMES;
         return j + 1;
       }
-      j++;
     }
-    this.emit(s.slice(i, j));
-    return j;
+    this.emit(s.slice(i));
+    return s.length;
   }
 
   private stepTicks(s: string, i: number): number {
-    const c = s.charAt(i);
-    if (c === '`') {
-      this.held += c;
+    if (s.charAt(i) === '`') {
+      this.held += '`';
       return i + 1;
     }
     if (this.held.length >= 3) {
@@ -284,8 +260,7 @@ class Splitter implements HoldBack {
   }
 
   private stepFenceOpen(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
+    for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
       if (c === '`') {
         // A backtick in the info string: inline code such as ```x```, not a fence.
@@ -299,21 +274,19 @@ class Splitter implements HoldBack {
         this.startFenceBody();
         return j + 1;
       }
-      j++;
     }
-    this.info += s.slice(i, j);
-    this.held += s.slice(i, j);
-    return j;
+    this.info += s.slice(i);
+    this.held += s.slice(i);
+    return s.length;
   }
 
   private startFenceBody(): void {
     const lang = (this.info.trim().split(/\s+/)[0] ?? '').toLowerCase();
-    this.closePhase = 'lead';
-    this.closeTicks = 0;
+    this.fence = new FenceCloser(this.openTicks);
     if (JSONISH_FENCES.has(lang)) {
       this.mode = 'fence-body';
       this.bodyStart = this.held.length;
-      this.closeLineStart = this.held.length;
+      this.lineStartInHeld = this.held.length;
       this.significant = false;
     } else {
       this.release(this.held);
@@ -321,44 +294,8 @@ class Splitter implements HoldBack {
     }
   }
 
-  /** Follows the closing-fence line; true when `c` (a newline) ends it. */
-  private closesFence(c: string, lineStartAt: number): boolean {
-    switch (this.closePhase) {
-      case 'lead':
-        if (c === '`') {
-          this.closePhase = 'ticks';
-          this.closeTicks = 1;
-        } else if (c !== ' ' && c !== '\t' && c !== '\n') this.closePhase = 'none';
-        break;
-      case 'ticks':
-        if (c === '`') this.closeTicks++;
-        else if (c === '\n') {
-          if (this.closeTicks >= this.openTicks) return true;
-          this.closePhase = 'lead';
-        } else if ((c === ' ' || c === '\t' || c === '\r') && this.closeTicks >= this.openTicks) this.closePhase = 'trail';
-        else this.closePhase = 'none';
-        break;
-      case 'trail':
-        if (c === '\n') return true;
-        if (c !== ' ' && c !== '\t' && c !== '\r') this.closePhase = 'none';
-        break;
-      case 'none':
-        break;
-    }
-    if (c === '\n') {
-      this.closePhase = 'lead';
-      this.closeLineStart = lineStartAt;
-    }
-    return false;
-  }
-
-  private fenceClosedAtEnd(): boolean {
-    return (this.closePhase === 'ticks' && this.closeTicks >= this.openTicks) || this.closePhase === 'trail';
-  }
-
   private stepFenceBody(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
+    for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
       if (!this.significant) {
         if (c === '{' || c === '[' || c === '<') this.significant = true;
@@ -369,270 +306,118 @@ class Splitter implements HoldBack {
           return j;
         }
       }
-      if (this.closesFence(c, this.held.length + (j - i) + 1)) {
+      if (this.fence.feed(c)) {
         this.held += s.slice(i, j);
-        this.decideFence(this.held.slice(this.bodyStart, this.closeLineStart));
+        this.decideFence(this.held.slice(this.bodyStart, this.lineStartInHeld));
         return j;
       }
-      j++;
+      if (c === '\n') this.lineStartInHeld = this.held.length + (j - i) + 1;
     }
-    this.held += s.slice(i, j);
-    return j;
+    this.held += s.slice(i);
+    return s.length;
   }
 
+  /** A fence is a call when its body is one (or an array), or holds nothing but calls. */
   private decideFence(body: string): void {
     const whole = parseLenientJson(body);
     const direct = whole.ok ? classifyValue(whole.value, this.resolver, false) : null;
-    if (direct) {
-      this.hide(direct);
-      return;
-    }
+    if (direct) return this.hide(direct);
     const inner = splitText(body, this.resolver, false);
-    if (inner.calls.length > 0 && inner.text.trim() === '') this.hide(inner.calls);
-    else {
-      this.release(this.held);
-      this.toText(false);
-    }
+    if (inner.calls.length > 0 && inner.text.trim() === '') return this.hide(inner.calls);
+    this.release(this.held);
+    this.toText(false);
   }
 
   private stepCode(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
-      const c = s.charAt(j);
-      if (this.closesFence(c, 0)) {
+    for (let j = i; j < s.length; j++) {
+      if (this.fence.feed(s.charAt(j))) {
         this.emit(s.slice(i, j));
         this.toText(false);
         return j;
       }
-      j++;
     }
-    this.emit(s.slice(i, j));
-    return j;
-  }
-
-  private startJson(opener: string): void {
-    this.mode = 'json';
-    this.held = opener;
-    this.jsonPhase = 'first';
-    this.depth = 1;
-    this.quote = '';
-    this.escape = false;
-    this.comment = '';
-    this.slash = false;
-    this.star = false;
-    this.scanLineStart = false;
-    this.openers = [];
-    this.firstNewlines = 0;
-    this.looseDepth = 1;
-    this.looseQuote = false;
-    this.looseEscape = false;
-    this.looseDone = false;
+    this.emit(s.slice(i));
+    return s.length;
   }
 
   private stepJson(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
-      const c = s.charAt(j);
-      if (this.jsonPhase !== 'scan') {
-        const start = this.checkJsonStart(c);
-        if (start === 'reject') {
-          this.held += s.slice(i, j);
+    let from = i;
+    for (let j = i; j < s.length; j++) {
+      switch (this.json.feed(s.charAt(j), this.frameBase + j)) {
+        case 'more':
+          break;
+        case 'blank-line':
+          // JSON has no blank lines: this was not data. Openers still open here would stop here too.
+          for (const at of this.json.unclosedOpeners()) this.neverCloses.add(at);
+        // falls through
+        case 'reject':
+          this.held += s.slice(from, j);
           this.rejectCandidate();
           return j;
-        }
-        if (start === 'wait') {
-          j++;
-          continue;
-        }
+        case 'closed':
+          this.held += s.slice(from, j + 1);
+          this.decideJson();
+          return j + 1;
+        case 'loose-closed':
+          this.held += s.slice(from, j + 1);
+          from = j + 1;
+          if (this.decideLooseJson()) return j + 1;
+          break;
       }
-      const scanned = this.scanJsonChar(c, this.frameBase + j);
-      if (scanned === 'blank-line') {
-        // JSON has no blank lines: this was not data. Openers still open here would stop here too.
-        for (const opener of this.openers) this.neverCloses.add(opener.at);
-        this.held += s.slice(i, j);
-        this.rejectCandidate();
-        return j;
-      }
-      if (scanned) {
-        this.held += s.slice(i, j + 1);
-        this.decideJson();
-        return j + 1;
-      }
-      if (this.scanLooseChar(c)) {
-        this.held += s.slice(i, j + 1);
-        i = j + 1;
-        if (this.decideLoose()) return j + 1;
-      }
-      j++;
     }
-    this.held += s.slice(i, j);
-    return j;
+    this.held += s.slice(from);
+    return s.length;
   }
 
-  /**
-   * A second bracket count in which double-quoted strings may span lines. Models sometimes write raw line
-   * breaks inside argument strings (invalid JSON that the repair library fixes); when this count closes
-   * first, the text up to here gets one chance to be a call.
-   */
-  private scanLooseChar(c: string): boolean {
-    if (this.looseDone) return false;
-    if (this.looseQuote) {
-      if (this.looseEscape) this.looseEscape = false;
-      else if (c === '\\') this.looseEscape = true;
-      else if (c === '"') this.looseQuote = false;
-      return false;
-    }
-    if (c === '"') this.looseQuote = true;
-    else if (c === '{' || c === '[') this.looseDepth++;
-    else if (c === '}' || c === ']') {
-      this.looseDepth--;
-      if (this.looseDepth === 0) this.looseDone = true;
-      return this.looseDone;
-    }
-    return false;
+  private decideJson(): void {
+    const parsed = parseLenientJson(this.held);
+    const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
+    if (calls) return this.hide(calls);
+    this.release(this.held);
+    this.toText(false);
   }
 
-  private decideLoose(): boolean {
+  // Only a call counts here; anything else keeps the strict scan going.
+  private decideLooseJson(): boolean {
     const parsed = parseLenientJson(this.held);
     const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
     if (calls) this.hide(calls);
     return calls !== null;
   }
 
-  // Before the first key: an object must start with a quoted or bare key, an array with an object.
-  private checkJsonStart(c: string): 'reject' | 'wait' | 'scan' {
-    const isObject = this.held.startsWith('{');
-    let next: JsonPhase | 'reject' = this.jsonPhase;
-    switch (this.jsonPhase) {
-      case 'first':
-        if (c === '\n' && ++this.firstNewlines === 2) return 'reject'; // a blank line
-        if (isBlank(c)) break;
-        if (!isObject) next = c === '{' ? 'scan' : 'reject';
-        else if (c === '"' || c === "'" || c === '/') next = 'scan'; // a key, or a comment before it
-        else next = isIdentStart(c) ? 'ident' : 'reject';
-        break;
-      case 'ident':
-        if (/^[A-Za-z0-9_$-]$/.test(c)) break;
-        next = c === ':' ? 'scan' : isBlank(c) ? 'after-ident' : 'reject';
-        break;
-      case 'after-ident':
-        if (!isBlank(c)) next = c === ':' ? 'scan' : 'reject';
-        break;
-      case 'scan':
-        break;
-    }
-    if (next === 'reject') return 'reject';
-    this.jsonPhase = next;
-    // A bare key's `:` needs no scanning, but scanning it is harmless and keeps one path.
-    return next === 'scan' ? 'scan' : 'wait';
-  }
-
-  /**
-   * Advances the bracket scanner over one character at absolute position `at`; true when the outermost
-   * bracket closes. A line break ends any string or comment: JSON strings hold no raw line breaks, and this
-   * way a stray quote in prose cannot swallow the lines after it, and every line starts in the same state.
-   */
-  private scanJsonChar(c: string, at: number): boolean | 'blank-line' {
-    if (c === '\n') {
-      if (this.scanLineStart) return 'blank-line';
-      this.quote = '';
-      this.escape = false;
-      this.comment = '';
-      this.slash = false;
-      this.scanLineStart = true;
-      return false;
-    }
-    if (this.comment === 'line') return false;
-    if (this.comment === 'block') {
-      if (this.star && c === '/') this.comment = '';
-      this.star = c === '*';
-      return false;
-    }
-    if (this.quote !== '') {
-      if (this.escape) this.escape = false;
-      else if (c === '\\') this.escape = true;
-      else if (c === this.quote) this.quote = '';
-      return false;
-    }
-    const lineStart = this.scanLineStart;
-    if (c !== ' ' && c !== '\t' && c !== '\r') this.scanLineStart = false;
-    if (this.slash) {
-      this.slash = false;
-      if (c === '/') {
-        this.comment = 'line';
-        return false;
-      }
-      if (c === '*') {
-        this.comment = 'block';
-        this.star = false;
-        return false;
-      }
-    }
-    if (c === '"' || c === "'") this.quote = c;
-    else if (c === '/') this.slash = true;
-    else if (c === '{' || c === '[') {
-      // A fresh candidate here would close exactly where this scan comes back to the current depth.
-      if (lineStart) this.openers.push({ at, depth: this.depth });
-      this.depth++;
-    } else if (c === '}' || c === ']') {
-      this.depth--;
-      while ((this.openers.at(-1)?.depth ?? -1) >= this.depth) this.openers.pop();
-      return this.depth === 0;
-    }
-    return false;
-  }
-
-  private decideJson(): void {
-    const parsed = parseLenientJson(this.held);
-    const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
-    if (calls) this.hide(calls);
-    else {
-      this.release(this.held);
-      this.toText(false);
-    }
-  }
-
   private stepTagOpen(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
+    for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
       const at = this.held.length + (j - i);
       if (this.tagName === '') {
         // Still inside `<tool_call` / `<function_call`: keep the names this character continues.
         this.tagCandidates = this.tagCandidates.filter((n) => `<${n}`.charAt(at) === c);
         const name = this.tagCandidates[0];
-        if (name === undefined) return this.failTagOpen(s, i, j);
-        if (at + 1 === name.length + 1) this.tagName = name;
-        j++;
+        if (name === undefined) return this.failTag(s, i, j);
+        if (at === name.length) this.tagName = name;
         continue;
       }
-      // Right after the name: `>`, `/` or a space; `<tool_calls>` is another tag.
-      if (at === this.tagName.length + 1 && c !== '>' && c !== '/' && !isBlank(c)) return this.failTagOpen(s, i, j);
+      // Right after the name: `>`, `/` or a blank; `<tool_calls>` is another tag.
+      if (at === this.tagName.length + 1 && c !== '>' && c !== '/' && !isBlank(c)) return this.failTag(s, i, j);
       if (c === '>') {
         this.held += s.slice(i, j + 1);
         this.openTag();
         return j + 1;
       }
-      if (at >= MAX_TAG_OPEN) return this.failTagOpen(s, i, j);
-      j++;
+      if (at >= MAX_TAG_OPEN) return this.failTag(s, i, j);
     }
-    this.held += s.slice(i, j);
-    return j;
+    this.held += s.slice(i);
+    return s.length;
   }
 
-  private failTagOpen(s: string, i: number, j: number): number {
+  private failTag(s: string, i: number, j: number): number {
     this.held += s.slice(i, j);
-    this.tagName = '';
     this.rejectCandidate();
     return j;
   }
 
   private openTag(): void {
-    if (this.tagsNeverClose.has(this.tagName)) {
-      this.tagName = '';
-      this.rejectCandidate();
-      return;
-    }
+    if (this.tagsNeverClose.has(this.tagName)) return this.rejectCandidate();
     this.closer = `</${this.tagName}>`;
     this.closeMatch = 0;
     this.bodyStart = this.held.length;
@@ -642,9 +427,9 @@ class Splitter implements HoldBack {
   }
 
   private stepTagBody(s: string, i: number): number {
-    let j = i;
-    while (j < s.length) {
+    for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
+      // `<` occurs only at the start of the closer, so a mismatch restarts the match at this character.
       if (c === this.closer.charAt(this.closeMatch)) {
         this.closeMatch++;
         if (this.closeMatch === this.closer.length) {
@@ -654,58 +439,37 @@ class Splitter implements HoldBack {
         }
       } else this.closeMatch = c === '<' ? 1 : 0;
       if (!this.significant && this.closeMatch === 0 && !isBlank(c)) {
-        if (c !== '{' && c !== '[') {
-          // `<tool_call>` mentioned in prose: its content is not JSON.
-          this.held += s.slice(i, j);
-          this.tagName = '';
-          this.rejectCandidate();
-          return j;
-        }
+        // `<tool_call>` mentioned in prose: what follows is not JSON.
+        if (c !== '{' && c !== '[') return this.failTag(s, i, j);
         this.significant = true;
       }
-      j++;
     }
-    this.held += s.slice(i, j);
-    return j;
+    this.held += s.slice(i);
+    return s.length;
   }
 
-  /** Reads a call tag; a closed tag is always an attempted call, an unclosed one only if it reads as one. */
   private decideTag(body: string, closed: boolean): boolean {
-    const attrs = readAttributes(this.held.slice(0, this.bodyStart));
-    const name = attrs.get('name');
-    let calls: FunctionCall[] | null;
-    if (this.tagName === 'function_call' && name !== undefined) {
-      const args = body.trim() === '' ? { ok: true as const, value: {} } : parseLenientJson(body);
-      const call: Record<string, unknown> = { name, arguments: args.ok ? args.value : body };
-      const server = attrs.get('server');
-      if (server !== undefined) call.server = server;
-      calls = args.ok || closed ? classifyValue(call, this.resolver, true) : null;
-    } else {
-      const parsed = parseLenientJson(body);
-      if (parsed.ok) calls = classifyValue(parsed.value, this.resolver, closed);
-      else calls = closed ? [unreadable(this.resolver)] : null;
-    }
-    this.tagName = '';
-    if (!calls) return false;
-    this.hide(calls);
-    return true;
+    const calls = readCallTag(this.tagName, this.held.slice(0, this.bodyStart), body, closed, this.resolver);
+    if (calls) this.hide(calls);
+    return calls !== null;
   }
 
   private stepAfterCall(s: string, i: number): number {
     const c = s.charAt(i);
     if (c === ' ' || c === '\t' || c === '\r') return i + 1;
-    // The next thing may be another call on the same line: treat it as a line start.
+    // What follows may be another call on the same line: read it as a line start.
     this.toText(true);
     return c === '\n' ? i + 1 : i;
   }
 
   /**
    * End of the message: decide what is still held. A candidate that never closed is shown as text and the
-   * text after its first character is read again, with what its scan learnt; a budget keeps this linear.
+   * text after its first character is read again, with what its scan learnt; a budget bounds the rereading.
    */
   private finish(): void {
     this.run();
     const budget = 4 * this.total + 65_536;
+    let work = 0;
     let triedRepair = false;
     for (;;) {
       switch (this.mode) {
@@ -720,34 +484,27 @@ class Splitter implements HoldBack {
           this.toText(false);
           return;
         case 'fence-body': {
-          const end = this.fenceClosedAtEnd() ? this.closeLineStart : this.held.length;
+          const end = this.fence.closedAtEnd() ? this.lineStartInHeld : this.held.length;
           this.decideFence(this.held.slice(this.bodyStart, end));
           return;
         }
         case 'json':
-          if (this.jsonPhase === 'scan' && !triedRepair) {
-            // One repair attempt per message: a call cut off at the end (missing closers) still counts.
+          // One repair attempt per message: a call cut off at the end (missing closers) still counts.
+          if (this.json.started && !triedRepair) {
             triedRepair = true;
-            const parsed = parseLenientJson(this.held);
-            const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
-            if (calls) {
-              this.hide(calls);
-              continue;
-            }
+            if (this.decideLooseJson()) continue;
           }
-          for (const opener of this.openers) this.neverCloses.add(opener.at);
+          for (const at of this.json.unclosedOpeners()) this.neverCloses.add(at);
           break;
         case 'tag-open':
           break;
-        case 'tag-body': {
-          const tagName = this.tagName;
+        case 'tag-body':
           if (this.significant && this.decideTag(this.held.slice(this.bodyStart), false)) continue;
-          this.tagsNeverClose.add(tagName);
+          this.tagsNeverClose.add(this.tagName);
           break;
-        }
       }
-      this.endWork += this.held.length;
-      if (this.endWork > budget) {
+      work += this.held.length;
+      if (work > budget) {
         this.release(this.held);
         this.toText(false);
         return;
@@ -757,15 +514,3 @@ class Splitter implements HoldBack {
     }
   }
 }
-
-/** `name="x"` / `name='x'` pairs of an opening tag. */
-function readAttributes(tag: string): Map<string, string> {
-  const attrs = new Map<string, string>();
-  for (const m of tag.matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    const key = m[1];
-    const value = m[2] ?? m[3];
-    if (key !== undefined && value !== undefined) attrs.set(key, value);
-  }
-  return attrs;
-}
-
