@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `hac` entry. Kept tiny: --version and --help answer without loading anything else (bench/startup).
+// The `hac` entry. Kept tiny: --version answers without loading anything else (bench/startup).
 declare const __HAC_VERSION__: string;
 
 const args = process.argv.slice(2);
@@ -7,5 +7,7 @@ if (args.includes('--version') || args.includes('-v')) {
   process.stdout.write(`hac ${__HAC_VERSION__}\n`);
 } else {
   const { main } = await import('./main.js');
-  process.exitCode = await main(args, __HAC_VERSION__);
+  const code = await main(args, __HAC_VERSION__);
+  // Exit as soon as the output is flushed: idle sockets or timers must not delay a finished run.
+  process.stdout.write('', () => process.exit(code));
 }

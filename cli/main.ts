@@ -1,17 +1,12 @@
-import { ensureHome } from '../core/config/first-run.js';
-import { loadConfig } from '../core/config/load-config.js';
-import { hacPaths } from '../core/config/paths.js';
-import { ConfigError } from '../core/errors/hac-error.js';
-import { createFileLogger } from '../core/logging/file-logger.js';
-import { HELP_TEXT, parseCliArgs, UsageError } from './args.js';
+import { ConfigError, createHac, HacError, type Hac } from '../core/index.js';
+import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
+import { EXIT } from './exit-codes.js';
+import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
-
-/** Exit codes of R-TTY-6. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, needsConfirmation: 3 } as const;
 
 /** Runs `hac` with its arguments and returns the exit code. */
 export async function main(argv: string[], version: string): Promise<number> {
-  let options;
+  let options: CliOptions;
   try {
     options = parseCliArgs(argv);
   } catch (error) {
@@ -24,25 +19,58 @@ export async function main(argv: string[], version: string): Promise<number> {
     return EXIT.ok;
   }
 
-  const paths = hacPaths();
-  let config;
+  const oneShot = options.prompt !== undefined || !process.stdin.isTTY;
+  let hac: Hac;
   try {
-    await ensureHome(paths);
-    config = await loadConfig(paths.config);
+    hac = await createHac({ model: options.model });
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`hac: ${error.message}\n`);
+    if (!(error instanceof ConfigError) && !(error instanceof HacError && error.code === 'usage'))
+      throw error;
+    process.stderr.write(`hac: ${error.message}\n`); // R-CFG-9: the report, exit 2
     return EXIT.usage;
   }
-  const log = await createFileLogger(paths.logs, config.logLevel);
-  log.addSecrets(config.models.map((m) => m.apiKey));
-  log.info(
+  const config = hac.config();
+  hac.logger.info(
     `hac ${version} started; active model: ${config.activeModel ? `${config.activeModel.label} (${config.activeModel.provider})` : 'none'}`,
   );
 
-  if (options.prompt !== undefined) {
-    process.stderr.write('hac: one-shot mode arrives with the conversation engine.\n');
-    return EXIT.failed;
+  const stopOnSignal = (signal: 'SIGTERM' | 'SIGHUP', code: number) =>
+    process.once(signal, () => {
+      // R-TTY-3: the terminal is restored by readline's close on exit; MCP children are awaited.
+      hac.logger.info(`${signal} received; closing.`);
+      void hac.close().finally(() => process.exit(code));
+    });
+  stopOnSignal('SIGTERM', EXIT.sigterm);
+  stopOnSignal('SIGHUP', EXIT.sighup);
+
+  try {
+    if (options.resume) {
+      const [newest] = await hac.commands.listSessions();
+      if (newest?.readable) await hac.commands.resumeSession(newest.file);
+      else if (newest)
+        process.stderr.write(`hac: the newest session ${newest.file} cannot be read: ${newest.reason}\n`);
+    }
+    if (!oneShot) return await runRepl(hac);
+    if (!config.activeModel) {
+      process.stderr.write(
+        `hac: no model to use. Set "active": true on a model in ${config.file}, or pass --model <name>.\n`,
+      );
+      return EXIT.usage;
+    }
+    const question = options.prompt ?? (await readStdin());
+    if (!question.trim()) {
+      process.stderr.write('hac: no question given: use -p "question" or pipe it on stdin.\n');
+      return EXIT.usage;
+    }
+    return await runOneShot(hac, question, options);
+  } finally {
+    await hac.close();
+    hac.logger.info('hac exited');
   }
-  return runRepl({ paths, config, log });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

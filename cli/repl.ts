@@ -1,61 +1,159 @@
-import readline from 'node:readline';
-import type { HacConfig } from '../core/config/load-config.js';
-import type { HacPaths } from '../core/config/paths.js';
-import type { Logger } from '../core/logging/logger.js';
+import { clearLine, cursorTo } from 'node:readline';
+import readline from 'node:readline/promises';
+import {
+  completeCommand,
+  isCommand,
+  runCommand,
+  stylesFor,
+  TranscriptRenderer,
+  CONFIRM_QUESTION,
+  type CommandOutput,
+  type EngineEvent,
+  type Hac,
+} from '../core/index.js';
+import { loadHistory, saveHistory, HISTORY_SIZE } from './input-history.js';
+import { runTurn, writeTo } from './turn-runner.js';
 
 export const PROMPT = 'humble-ai> ';
 
-interface ReplContext {
-  paths: HacPaths;
-  config: HacConfig;
-  log: Logger;
-}
+/** What is going on, so Ctrl+C knows what it means (R-TTY-2, R-LOOP-2). */
+type Activity =
+  | { kind: 'prompt' }
+  | { kind: 'turn'; controller: AbortController }
+  | { kind: 'confirm'; answer: (reply: string) => void };
 
 /**
- * The interactive loop on Node's readline (R-TTY-1): reads a line, runs a command or a turn.
- * Ctrl+C and Ctrl+D at the prompt end it (R-TTY-2); readline restores the terminal on close.
+ * The interactive session (R-TTY-1..5) on Node's readline: line editing with wide characters, history in the
+ * home, Tab completion of commands. A line is a command or a message; events are printed through the shared
+ * transcript. Resolves with the exit code when the user leaves.
  */
-export async function runRepl({ paths, config, log }: ReplContext): Promise<number> {
+export async function runRepl(hac: Hac): Promise<number> {
+  const out = process.stdout;
+  const styles = stylesFor(out.isTTY === true, process.env);
+  const transcript = new TranscriptRenderer(styles);
   const rl = readline.createInterface({
     input: process.stdin,
-    output: process.stdout,
+    output: out,
     prompt: PROMPT,
-    terminal: process.stdin.isTTY,
+    history: await loadHistory(hac.paths.history),
+    historySize: HISTORY_SIZE,
+    removeHistoryDuplicates: true,
+    completer: (line: string): [string[], string] => [completeCommand(line), line],
   });
-  let closed = false;
-  rl.on('SIGINT', () => rl.close()); // Ctrl+C at the prompt exits (seed)
-  rl.on('close', () => {
-    closed = true;
+  let activity: Activity = { kind: 'prompt' };
+  let exitCode: number | undefined;
+  const lines = rl[Symbol.asyncIterator]();
+
+  rl.on('history', (history: string[]) => {
+    saveHistory(hac.paths.history, history).catch((e: unknown) =>
+      hac.logger.warn(`History not saved: ${String(e)}`),
+    );
   });
-  rl.prompt();
-  for await (const line of rl) {
-    const text = line.trim();
-    if (text === '/exit') break;
-    if (text === '') {
-      // nothing to send
-    } else if (text.startsWith('/') && !text.startsWith('//')) {
-      process.stdout.write(`Unknown command: ${text.split(/\s/)[0]}. Type /help for the list.\n`);
-    } else if (!config.activeModel) {
-      process.stdout.write('No active model is configured. Use /set-model to choose a model.\n');
-      if (config.models.length === 0) process.stdout.write(addModelHint(paths.config));
-    } else {
-      process.stdout.write('The conversation engine is not part of this build yet.\n');
+  rl.on('SIGINT', () => {
+    if (activity.kind === 'turn') activity.controller.abort();
+    else if (activity.kind === 'confirm')
+      activity.answer('n'); // Ctrl+C at Y/N counts as "n" (R-LOOP-2)
+    else rl.close(); // at the prompt: exit (seed)
+  });
+  const printAbove = (text: string) => {
+    // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.
+    if (activity.kind !== 'prompt') return void out.write(text);
+    clearLine(out, 0);
+    cursorTo(out, 0);
+    out.write(text);
+    rl.prompt(true);
+  };
+  announceMcpProblems(hac, (line) => printAbove(styles.red(line) + '\n'));
+
+  const askLine = (question: string, signal?: AbortSignal): Promise<string> =>
+    new Promise((resolve, reject) => {
+      rl.question(question, signal ? { signal } : {}).then(resolve, reject);
+    });
+
+  const showOutput = async (output: CommandOutput): Promise<void> => {
+    if (output.lines.length) out.write(`${output.lines.join('\n')}\n`);
+    if (output.exit) exitCode = 0;
+    if (output.question) {
+      const controller = new AbortController();
+      const previous = activity;
+      activity = { kind: 'confirm', answer: () => controller.abort() };
+      const reply = await askLine(output.question.prompt, controller.signal).catch(() => '0');
+      activity = previous;
+      await showOutput(await output.question.answer(reply));
     }
-    if (closed) break;
+  };
+
+  rl.prompt();
+  hac.startMcp(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) break; // Ctrl+D on an empty line, or the input ended
+    const line = next.value.trim();
+    if (line) {
+      try {
+        if (isCommand(line)) {
+          await showOutput(await runCommand(line, hac.commands));
+        } else {
+          const controller = new AbortController();
+          activity = { kind: 'turn', controller };
+          const render = writeTo(out, transcript);
+          // The Y/N question is asked by readline itself, so editing the reply never erases it.
+          const renderEvent = (event: EngineEvent) =>
+            event.type === 'confirmation-request'
+              ? out.write(transcript.render(event).slice(0, -CONFIRM_QUESTION.length))
+              : render(event);
+          await runTurn(
+            hac,
+            line.startsWith('//') ? line.slice(1) : line,
+            controller.signal,
+            renderEvent,
+            async (event, signal) => {
+              const turn = activity;
+              if (event.type === 'confirmation-request') {
+                const ask = new AbortController();
+                activity = { kind: 'confirm', answer: () => ask.abort() };
+                const reply = await askLine(CONFIRM_QUESTION, AbortSignal.any([ask.signal, signal])).catch(
+                  () => 'n',
+                );
+                activity = turn;
+                transcript.markLineStart();
+                return reply;
+              }
+              const reply = await askLine('> ', signal);
+              transcript.markLineStart();
+              return reply;
+            },
+          );
+        }
+      } catch (error) {
+        out.write(`${styles.red(error instanceof Error ? error.message : String(error))}\n`);
+      } finally {
+        activity = { kind: 'prompt' };
+      }
+    }
+    if (exitCode !== undefined) break;
     rl.prompt();
   }
-  if (!closed) rl.close();
-  log.info('hac exited');
-  return 0;
+  rl.close();
+  return exitCode ?? 0;
 }
 
-function addModelHint(configPath: string): string {
-  return `Add a model to ${configPath}, for example:
-{
-  "models": [
-    { "name": "gpt-4o", "provider": "openai", "apiKey": "\${OPENAI_API_KEY}", "active": true },
-    { "name": "llama3.2", "provider": "ollama", "baseUrl": "http://localhost:11434" }
-  ]
-}
-`;
+/** One line per MCP server that fails, and the mcp-servers.json error, each shown once (R-MCP-5, R-MCP-9). */
+function announceMcpProblems(hac: Hac, print: (line: string) => void): void {
+  const shown = new Set<string>();
+  let configShown = false;
+  hac.onMcpChange(() => {
+    void hac.commands.mcpServers().then(({ servers, error }) => {
+      if (error && !configShown) {
+        configShown = true;
+        print(`${error.message}\nhac runs without MCP tools; see /mcp.`);
+      }
+      for (const s of servers) {
+        if (s.state === 'failed' && !shown.has(s.name)) {
+          shown.add(s.name);
+          print(`MCP server "${s.name}" failed: ${s.reason ?? 'unknown error'} (see /mcp)`);
+        }
+      }
+    });
+  });
 }

@@ -8,7 +8,7 @@ import { Conversation } from './engine/conversation.js';
 import { Engine, type ToolSource } from './engine/engine.js';
 import { createFileLogger, type FileLogger } from './logging/file-logger.js';
 import type { Logger } from './logging/logger.js';
-import type { ConfigError } from './errors/hac-error.js';
+import { HacError, type ConfigError } from './errors/hac-error.js';
 import type { McpPool, McpPoolEvent } from './mcp/index.js';
 import type { ChatModel } from './providers/chat-model.js';
 import { createChatModel } from './providers/create-chat-model.js';
@@ -25,6 +25,8 @@ export interface CreateHacOptions {
   timeZone?: string;
   /** The pool's connect timeout (R-MCP-5, default 30 s). */
   mcpConnectTimeoutMs?: number;
+  /** `hac --model <name>`: use this configured model (by name or id) for this run, without saving it. */
+  model?: string;
 }
 
 /** A running hac: what a host needs, and nothing about terminals or windows. */
@@ -50,7 +52,16 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   const env = options.env ?? process.env;
   const paths = hacPaths(options.home);
   await ensureHome(paths);
-  let config = await loadConfig(paths.config);
+  const pick = (loaded: HacConfig): HacConfig => {
+    if (options.model === undefined) return loaded;
+    const chosen = loaded.models.find((m) => m.label === options.model || m.id === options.model);
+    if (!chosen) {
+      const names = loaded.models.map((m) => m.label).join(', ') || 'none';
+      throw new HacError('usage', `No configured model is named "${options.model}". Use one of: ${names}.`);
+    }
+    return { ...loaded, activeModel: chosen };
+  };
+  let config = pick(await loadConfig(paths.config));
   const fileLogger: FileLogger | undefined = options.logger
     ? undefined
     : await createFileLogger(paths.logs, config.logLevel);
@@ -87,7 +98,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   });
 
   const reload = async () => {
-    config = await loadConfig(paths.config);
+    config = pick(await loadConfig(paths.config));
     fileLogger?.setLevel(config.logLevel);
     rememberSecrets();
     return config;

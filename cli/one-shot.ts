@@ -1,0 +1,43 @@
+import { stylesFor, TranscriptRenderer, type EngineEvent, type Hac } from '../core/index.js';
+import type { CliOptions } from './args.js';
+import { EXIT } from './exit-codes.js';
+import { runTurn } from './turn-runner.js';
+
+/**
+ * `hac -p` (R-TTY-6): the answer alone on stdout (thinking and notices on stderr), or every engine event as a
+ * JSON line with `--output jsonl`. Exit 0 answered, 1 LLM or tool error, 3 a tool call needed a confirmation
+ * nobody could give (manual mode without `--yes`).
+ */
+export async function runOneShot(hac: Hac, question: string, options: CliOptions): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const transcript = new TranscriptRenderer(stylesFor(process.stderr.isTTY === true, process.env));
+  let needsConfirmation = false;
+
+  const render = (event: EngineEvent) => {
+    if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
+    if (event.type === 'text-delta') return void process.stdout.write(event.text);
+    if (event.type === 'turn-end') return void (event.status === 'answered' && process.stdout.write('\n'));
+    if (event.type === 'confirmation-request') return;
+    const text = transcript.render(event);
+    if (text) process.stderr.write(text);
+  };
+
+  hac.startMcp();
+  try {
+    const { status, hadError } = await runTurn(hac, question, controller.signal, render, (event) => {
+      if (event.type === 'question') return Promise.resolve(''); // nobody to ask: ask_user gets "no answer"
+      if (options.yes) return Promise.resolve('y');
+      needsConfirmation = true;
+      process.stderr.write(
+        'This tool call needs your confirmation: run with --yes, or set "toolCallMode": "auto".\n',
+      );
+      return Promise.resolve('n');
+    });
+    if (needsConfirmation) return EXIT.needsConfirmation;
+    return status === 'answered' && !hadError ? EXIT.ok : EXIT.failed;
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+}

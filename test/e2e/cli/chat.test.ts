@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
+import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+const tempDir = useTempDir();
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(
+  options: { config?: Record<string, unknown>; servers?: Record<string, unknown> } = {},
+): Promise<{ fake: OpenAIFake; home: string; hacHome: string }> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  const hacHome = path.join(home, '.humble-ai-cli');
+  mkdirSync(hacHome);
+  const models = [
+    {
+      name: 'gpt-test',
+      provider: 'openai',
+      apiKey: 'sk-e2e-secret-123456',
+      baseUrl: fake.baseUrl,
+      active: true,
+    },
+    { name: 'other', provider: 'openai', apiKey: 'sk-e2e-secret-123456', baseUrl: fake.baseUrl },
+  ];
+  writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models, ...options.config }, null, 2));
+  if (options.servers)
+    writeFileSync(
+      path.join(hacHome, 'mcp-servers.json'),
+      JSON.stringify({ mcpServers: options.servers }, null, 2),
+    );
+  return { fake, home, hacHome };
+}
+
+function start(home: string, args: string[] = []): HacPty {
+  const hac = new HacPty(home, args);
+  cleanups.push(() => hac.kill());
+  return hac;
+}
+
+describe('hac chat in a pseudo-terminal', () => {
+  it('streams-an-answer-after-waiting-for-response', async () => {
+    const { fake, home, hacHome } = await setup();
+    fake.reply(openaiReply.text(['Hello', ' from', ' the fake.']));
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('say hello\r');
+    const waiting = await hac.waitFor('Waiting for response...');
+    const answer = await hac.waitFor('Hello from the fake.');
+    expect(answer).toBeGreaterThan(waiting);
+    await hac.waitFor('humble-ai> ', { from: answer });
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+    expect(readdirSync(path.join(hacHome, 'sessions'))).toHaveLength(1);
+    expect(fake.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'say hello' });
+  });
+
+  it('korean-typed-with-cursor-moves-home-and-end-reaches-the-model-intact', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(['네']));
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    // Type "안녕하세요", move left twice, insert "반갑", Home, insert "[", End, insert "]".
+    hac.write('안녕하세요');
+    hac.write('\x1b[D\x1b[D');
+    hac.write('반갑');
+    hac.write('\x1b[H[');
+    hac.write('\x1b[F]');
+    hac.write('\r');
+    await hac.waitFor('네');
+    expect(fake.requests[0]!.body.messages.at(-1).content).toBe('[안녕하반갑세요]');
+  });
+
+  it('ctrl-c-mid-stream-cancels-and-the-next-request-forgets-the-question', async () => {
+    const { fake, home } = await setup();
+    fake.reply(
+      openaiReply.answer({ text: ['partial answer'], end: 'stall' }),
+      openaiReply.text(['second answer']),
+    );
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('slow question\r');
+    await hac.waitFor('partial answer');
+    hac.write('\x03');
+    await hac.waitFor('Response cancelled.');
+    expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
+    const at = await hac.waitFor('humble-ai> ', { from: plain(hac.output).indexOf('Response cancelled.') });
+    hac.write('next\r');
+    const second = await hac.waitFor('second answer', { from: at });
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).not.toContain('slow question');
+    await hac.waitFor('humble-ai> ', { from: second });
+    hac.write('\x03');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('tool-call-answered-invalid-then-y-then-n', async () => {
+    const { fake, home } = await setup({ servers: { tools: testServerEntry() } });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'ping' } }]),
+      openaiReply.text(['echoed ping']),
+      openaiReply.toolCalls([{ id: 'c2', name: 'tools__echo', arguments: { text: 'no' } }]),
+    );
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('use the tool\r');
+    await hac.waitFor('Tool: echo: Echoes the text back.');
+    await hac.waitFor('Call now? (Y/N): ');
+    hac.write('perhaps\r');
+    await hac.waitFor('Please answer with Y or N.');
+    hac.write('y\r');
+    const done = await hac.waitFor('echoed ping');
+    hac.write('again\r');
+    await hac.waitFor('Call now? (Y/N): ', { from: done });
+    hac.write('n\r');
+    await hac.waitFor('MCP call cancelled by user.');
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('commands-help-unknown-set-tool-mode-and-set-model', async () => {
+    const { home, hacHome } = await setup();
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('/help\r');
+    await hac.waitFor('/toggle-mcp');
+    hac.write('/frob\r');
+    await hac.waitFor('Unknown command: /frob. Type /help for the list.');
+    hac.write('/set-tool-mode sometimes\r');
+    await hac.waitFor('Please enter either auto or manual.');
+    hac.write('/set-tool-mode auto\r');
+    await hac.waitFor('Tool call mode set to auto.');
+    hac.write('/set-model\r');
+    await hac.waitFor('  1) gpt-test (openai) *');
+    await hac.waitFor('Choice (0 keeps the current model): ');
+    hac.write('2\r');
+    await hac.waitFor('Active model set to other (openai).');
+    hac.write('/exit\r');
+    await hac.exited;
+    const config = JSON.parse(readFileSync(path.join(hacHome, 'config.json'), 'utf8'));
+    expect(config.toolCallMode).toBe('auto');
+    expect(config.models.map((m: { active?: boolean }) => m.active)).toEqual([false, true]);
+  });
+});
+
+describe('hac -p (one-shot)', () => {
+  // Asynchronous on purpose: the fake server lives in this process and must keep answering.
+  const run = (
+    home: string,
+    args: string[],
+    input = '',
+  ): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [HAC_BIN, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          HAC_HOME: path.join(home, '.humble-ai-cli'),
+          NO_COLOR: '1',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(input);
+    });
+
+  it('prints-only-the-answer-and-exits-0', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.thinking(['hmm'], ['The answer.']));
+    const result = await run(home, ['-p', 'question?']);
+    expect(result.stdout).toBe('The answer.\n');
+    expect(result.stderr).toContain('<<< Thinking >>>');
+    expect(result.status).toBe(0);
+  });
+
+  it('reads-the-question-from-stdin-and-prints-jsonl-events', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(['A', 'B']));
+    const result = await run(home, ['--output', 'jsonl'], 'from stdin\n');
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.map((e: { type: string }) => e.type)).toEqual([
+      'waiting',
+      'text-delta',
+      'text-delta',
+      'turn-end',
+    ]);
+    expect(fake.requests[0]!.body.messages.at(-1).content).toBe('from stdin\n');
+    expect(result.status).toBe(0);
+  });
+
+  it('exits-1-on-an-llm-error-2-on-a-usage-error-3-when-a-confirmation-is-needed', async () => {
+    const { fake, home } = await setup({ servers: { tools: testServerEntry() } });
+    fake.reply(openaiReply.unauthorized());
+    expect((await run(home, ['-p', 'x'])).status).toBe(1);
+    expect((await run(home, ['-p', 'x', '--model', 'nope'])).status).toBe(2);
+    fake.reply(openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'a' } }]));
+    expect((await run(home, ['-p', 'x'])).status).toBe(3);
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'a' } }]),
+      openaiReply.text(['approved']),
+    );
+    const approved = await run(home, ['-p', 'x', '--yes']);
+    expect(approved.stdout).toBe('approved\n');
+    expect(approved.status).toBe(0);
+  });
+});
