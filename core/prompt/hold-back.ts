@@ -318,7 +318,9 @@ class Splitter implements HoldBack {
   }
 
   /** A fence is a call when its body is one (or an array), or holds nothing but calls. */
-  private decideFence(body: string): void {
+  private decideFence(fenceBody: string): void {
+    // A closing fence written right after the JSON (`}```) is not part of the body.
+    const body = fenceBody.replace(/`+\s*$/, '');
     const whole = parseLenientJson(body);
     const direct = whole.ok ? classifyValue(whole.value, this.resolver, false) : null;
     if (direct) return this.hide(direct);

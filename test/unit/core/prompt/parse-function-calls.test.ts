@@ -84,6 +84,25 @@ describe('parseFunctionCalls: accepted shapes', () => {
     expect(calls('```\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```\n')).toEqual([resolveJava]);
   });
 
+  it('fence-closed-on-the-line-of-the-json', () => {
+    expect(parseFunctionCalls('```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}```', tools)).toEqual({
+      text: '',
+      calls: [resolveJava],
+    });
+  });
+
+  it('xml-fence-around-a-tool-call-tag', () => {
+    expect(calls('```xml\n<tool_call>{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}</tool_call>\n```')).toEqual([
+      resolveJava,
+    ]);
+  });
+
+  it('tool-calls-wrapper-object', () => {
+    expect(
+      calls('{"tool_calls": [{"type": "function", "function": {"name": "resolve-library-id", "arguments": {"libraryName": "java"}}}]}'),
+    ).toEqual([resolveJava]);
+  });
+
   it('function-call-tag-with-name-attribute', () => {
     expect(calls('<function_call name="resolve-library-id">{"libraryName": "java"}</function_call>')).toEqual([resolveJava]);
   });

@@ -13,11 +13,12 @@ const tools: ToolRef[] = [
 const pieces = fc.oneof(
   fc.string(),
   fc.constantFrom(
-    '\n', '{', '}', '[', ']', '"', "'", '\\', '`', '```', '```json\n', '```python\n', '\n```\n', '<', '>', '/', '//', '/*', '*/',
+    '\n', '\n\n', '{', '}', '[', ']', '"', "'", '\\', '`', '```', '```json\n', '```python\n', '\n```\n', '<', '>', '/', '//', '/*', '*/',
     '<tool_call>', '</tool_call>', '<function_call name="ask_user">', '</function_call>', '<function_call', ' name="search"',
     '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}',
     '{"name": "search", "arguments": {}}', '{"name": "nope", "arguments": "{bad"}', '{"name":"Alice","age":3}',
     '[{"tool": "ask_user", "parameters": {"question": "q"}}]', 'key: ', ',', ':', ' ', '\t', '\r\n',
+    '{"name": "ask_user", "arguments": {"question": "raw\nline break"}}', '```',
   ),
 );
 const modelText = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
