@@ -70,6 +70,8 @@ class Splitter implements HoldBack {
   private held = '';
   private heldStart = 0;
   private out = '';
+  /** Blanks at the start of the current line, shown once the line turns out not to start a call. */
+  private indent = '';
   private shown = '';
   private readonly calls: FunctionCall[] = [];
   /** Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message. */
@@ -144,7 +146,8 @@ class Splitter implements HoldBack {
   }
 
   private release(text: string): void {
-    this.emit(text);
+    this.emit(this.indent + text);
+    this.indent = '';
     this.held = '';
   }
 
@@ -163,7 +166,7 @@ class Splitter implements HoldBack {
   /** Shows a candidate's first character and reads the rest of it again as ordinary input. */
   private rejectCandidate(): void {
     const held = this.held;
-    this.emit(held.slice(0, 1));
+    this.release(held.slice(0, 1));
     this.toText(false);
     this.tagName = '';
     if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0, base: this.heldStart + 1 });
@@ -172,6 +175,7 @@ class Splitter implements HoldBack {
   private hide(calls: FunctionCall[]): void {
     this.calls.push(...calls);
     this.held = '';
+    this.indent = '';
     this.tagName = '';
     this.mode = 'after-call';
   }
@@ -212,34 +216,42 @@ class Splitter implements HoldBack {
   }
 
   private stepText(s: string, i: number): number {
+    let from = i;
     for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
       const at = this.frameBase + j;
       if (this.lineStart) {
+        // The indentation of a line is kept back too: a hidden call takes its indentation with it.
         if (c === ' ' || c === '\t' || c === '\r') continue;
         if ((c === '{' || c === '[') && !this.neverCloses.has(at)) {
-          this.emit(s.slice(i, j));
+          this.indent += s.slice(from, j);
           this.hold('json', c, at);
           this.json = new JsonCandidateScanner(c === '{');
           return j + 1;
         }
         if (c === '`' && this.allowFences) {
-          this.emit(s.slice(i, j));
+          this.indent += s.slice(from, j);
           this.hold('ticks', c, at);
           return j + 1;
         }
         this.lineStart = false;
+        this.emit(this.indent);
+        this.indent = '';
       }
-      if (c === '\n') this.lineStart = true;
-      else if (c === '<') {
-        this.emit(s.slice(i, j));
+      if (c === '\n') {
+        this.emit(s.slice(from, j + 1));
+        from = j + 1;
+        this.lineStart = true;
+      } else if (c === '<') {
+        this.emit(s.slice(from, j));
         this.hold('tag-open', c, at);
         this.tagName = '';
         this.tagCandidates = CALL_TAG_NAMES;
         return j + 1;
       }
     }
-    this.emit(s.slice(i));
+    if (this.lineStart) this.indent += s.slice(from);
+    else this.emit(s.slice(from));
     return s.length;
   }
 
@@ -478,6 +490,7 @@ class Splitter implements HoldBack {
         case 'text':
         case 'code':
         case 'after-call':
+          this.release('');
           this.mode = 'text';
           return;
         case 'ticks':

@@ -42,6 +42,20 @@ describe('createHoldBack', () => {
     expect(holdBack.end()).toMatchObject({ show: '', text: 'Let me check.\nI will wait.' });
   });
 
+  it('indented-call-takes-its-indentation-with-it', () => {
+    const { shown, end } = stream('Steps:\n    {"name": "ask_user", "arguments": {"question": "Q"}}\n  - next\n', 1);
+    expect(shown).toBe('Steps:\n  - next\n');
+    expect(end.calls).toHaveLength(1);
+  });
+
+  it('indentation-before-text-is-shown-with-the-text', () => {
+    const holdBack = createHoldBack(tools);
+    expect(holdBack.push('a\n  ').show).toBe('a\n');
+    expect(holdBack.push('  b').show).toBe('    b');
+    expect(holdBack.push('\n ').show).toBe('\n');
+    expect(holdBack.end()).toEqual({ show: ' ', text: 'a\n    b\n ', calls: [] });
+  });
+
   it('data-object-is-released-as-soon-as-it-closes', () => {
     const holdBack = createHoldBack(tools);
     expect(holdBack.push('Record:\n{"name": "Alice",').show).toBe('Record:\n');
