@@ -24,4 +24,9 @@ export interface ChatModelOptions {
   /** Where `${VAR}` keys and OPENAI_API_KEY are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   timers?: Timers;
+  /**
+   * Debug-log each response as assembled text, reasoning and tool calls (R-LOG-3). Default true; pass
+   * `logLevel === 'debug'` so that at other levels a long answer is not kept twice (the engine keeps it anyway).
+   */
+  logResponses?: boolean;
 }

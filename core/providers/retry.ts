@@ -37,38 +37,95 @@ export interface RetryOptions {
  * `rate-limit` once after Retry-After (else 5 s); never once any text, reasoning or tool call has been yielded,
  * never for auth, model-not-found, bad-request, context-overflow (the engine trims and retries that itself) or
  * errors reported inside the stream. Yields a `retry` part before each wait and logs it at warn.
+ * Errors are thrown as they came (ProviderError); a cancel during a wait throws `cancelled`.
  */
-export async function* streamWithRetries(
+export function streamWithRetries(
   model: ChatModel,
   request: ChatRequest,
   signal: AbortSignal,
   options: RetryOptions,
-): AsyncGenerator<ChatStreamPart | RetryPart> {
-  const sleep = options.sleep ?? abortableSleep;
-  let transientRetries = 0;
-  let rateLimitRetries = 0;
-  for (let attempt = 1; ; attempt++) {
-    let produced = false;
-    try {
-      for await (const part of model.stream(request, signal)) {
-        if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call')
-          produced = true;
-        yield part;
-      }
-      return;
-    } catch (error) {
-      if (!(error instanceof ProviderError) || produced || signal.aborted) throw error;
-      const delayMs = retryDelay(error, transientRetries, rateLimitRetries);
-      if (delayMs === undefined) throw error;
-      if (error.code === 'rate-limit') rateLimitRetries++;
-      else transientRetries++;
-      const budget = error.code === 'rate-limit' ? 1 : TRANSIENT_RETRY_DELAYS_MS.length;
-      const used = error.code === 'rate-limit' ? rateLimitRetries : transientRetries;
-      const notice = `${error.message.replace(/\.$/, '')}; retrying in ${formatSeconds(delayMs)} s (${used} of ${budget}).`;
-      options.logger.warn(`${model.provider}/${model.modelId}: ${notice}`);
-      yield { type: 'retry', attempt, delayMs, code: error.code, message: error.message, notice };
-      await sleep(delayMs, signal);
+): AsyncIterableIterator<ChatStreamPart | RetryPart> {
+  return new RetryingStream(model, request, signal, options);
+}
+
+type Result = IteratorResult<ChatStreamPart | RetryPart, undefined>;
+
+/**
+ * A hand-written iterator rather than an async generator: once the answer has started no retry is possible, and
+ * from then on `next()` hands out the adapter's own promises (no extra layer per part on a 1 MB answer).
+ */
+class RetryingStream implements AsyncIterableIterator<ChatStreamPart | RetryPart> {
+  private inner: AsyncIterator<ChatStreamPart> | undefined;
+  private committed = false;
+  private attempt = 1;
+  private transientRetries = 0;
+  private rateLimitRetries = 0;
+  private waitMs: number | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly model: ChatModel,
+    private readonly request: ChatRequest,
+    private readonly signal: AbortSignal,
+    private readonly options: RetryOptions,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<Result> {
+    if (this.committed) return this.inner!.next() as Promise<Result>;
+    if (this.closed) return Promise.resolve({ done: true, value: undefined });
+    return this.nextBeforeContent();
+  }
+
+  async return(): Promise<Result> {
+    const inner = this.inner;
+    this.inner = undefined;
+    this.committed = false;
+    this.closed = true;
+    await inner?.return?.();
+    return { done: true, value: undefined };
+  }
+
+  private async nextBeforeContent(): Promise<Result> {
+    if (this.waitMs !== undefined) {
+      const ms = this.waitMs;
+      this.waitMs = undefined;
+      await (this.options.sleep ?? abortableSleep)(ms, this.signal);
+      this.attempt++;
     }
+    this.inner ??= this.model.stream(this.request, this.signal)[Symbol.asyncIterator]();
+    try {
+      const result = await this.inner.next();
+      const type = result.done ? undefined : result.value.type;
+      if (type === 'text-delta' || type === 'reasoning-delta' || type === 'tool-call') this.committed = true;
+      return result as Result;
+    } catch (error) {
+      this.inner = undefined;
+      return { done: false, value: this.retryOrThrow(error) };
+    }
+  }
+
+  private retryOrThrow(error: unknown): RetryPart {
+    if (!(error instanceof ProviderError) || this.signal.aborted) throw error;
+    const delayMs = retryDelay(error, this.transientRetries, this.rateLimitRetries);
+    if (delayMs === undefined) throw error;
+    const isRateLimit = error.code === 'rate-limit';
+    const used = isRateLimit ? ++this.rateLimitRetries : ++this.transientRetries;
+    const budget = isRateLimit ? 1 : TRANSIENT_RETRY_DELAYS_MS.length;
+    const notice = `${error.message.replace(/\.$/, '')}; retrying in ${formatSeconds(delayMs)} s (${used} of ${budget}).`;
+    this.options.logger.warn(`${this.model.provider}/${this.model.modelId}: ${notice}`);
+    this.waitMs = delayMs;
+    return {
+      type: 'retry',
+      attempt: this.attempt,
+      delayMs,
+      code: error.code,
+      message: error.message,
+      notice,
+    };
   }
 }
 

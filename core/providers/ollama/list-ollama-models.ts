@@ -1,4 +1,3 @@
-import { Ollama } from 'ollama';
 import type { Logger } from '../../logging/logger.js';
 import { DEFAULT_BASE_URL } from '../../config/load-config.js';
 
@@ -15,6 +14,8 @@ export async function listOllamaModels(
     ...(options.signal ? [options.signal] : []),
   ];
   const signal = AbortSignal.any(signals);
+  // Imported here so that importing this helper does not load the SDK.
+  const { Ollama } = await import('ollama');
   const sdk = new Ollama({
     host: baseUrl,
     fetch: async (input, init) => {

@@ -65,7 +65,7 @@ export class OllamaChatModel implements ChatModel {
         throw fail(error);
       }
       const splitter = new ThinkTagSplitter();
-      const log = new AnswerLog();
+      const log = new AnswerLog(this.options.logResponses ?? true);
       const calls: NativeToolCall[] = [];
       let usage: Usage | undefined;
       let doneReason = '';

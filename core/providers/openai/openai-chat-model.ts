@@ -83,7 +83,7 @@ export class OpenAIChatModel implements ChatModel {
       }
       const splitter = new ThinkTagSplitter();
       const toolCalls = new ToolCallAssembler();
-      const log = new AnswerLog();
+      const log = new AnswerLog(this.options.logResponses ?? true);
       let usage: Usage | undefined;
       let finishReason: string | undefined;
       for (;;) {

@@ -256,6 +256,23 @@ describe('errors (R-PROV-3)', () => {
     expect(error.retryable).toBe(false);
   });
 
+  it('the-fake-checks-the-key-and-the-model-like-the-service', async () => {
+    const strict = await startOpenAIFake({ apiKey: 'sk-right', models: ['gpt-4o'] });
+    const at = (overrides: Partial<ModelConfig>) =>
+      new OpenAIChatModel({
+        model: fakeModelConfig('openai', strict.baseUrl, overrides),
+        configFile: CONFIG_FILE,
+        logger,
+      });
+    strict.reply(openaiReply.text(['ok']));
+    expect((await run(at({ apiKey: 'sk-right' }))).text).toBe('ok');
+    expect(((await run(at({ apiKey: 'sk-wrong' }))).error as ProviderError).code).toBe('auth');
+    expect(((await run(at({ apiKey: 'sk-right', id: 'gpt-5' }))).error as ProviderError).code).toBe(
+      'model-not-found',
+    );
+    await strict.close();
+  });
+
   it('missing-key-is-auth-without-any-request', async () => {
     const m = new OpenAIChatModel({
       model: fakeModelConfig('openai', 'https://api.openai.com/v1', { apiKey: '${NOPE}' }),

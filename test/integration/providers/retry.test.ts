@@ -221,3 +221,16 @@ describe('streamWithRetries (R-PROV-4)', () => {
     expect(retries(result.parts).map((p) => p.delayMs)).toEqual([250, 750]);
   });
 });
+
+describe('streamWithRetries as an iterator', () => {
+  it('breaking-out-closes-the-connection-and-ends-the-stream', async () => {
+    fake.reply(openaiReply.text(['one', 'two'], { end: 'stall' }));
+    const stream = streamWithRetries(openai(), hello, new AbortController().signal, { logger, sleep });
+    for await (const part of stream) {
+      if (part.type === 'text-delta') break;
+    }
+    expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    expect(fake.requests).toHaveLength(1);
+  });
+});
