@@ -29,4 +29,9 @@ export interface ChatModelOptions {
    * `logLevel === 'debug'` so that at other levels a long answer is not kept twice (the engine keeps it anyway).
    */
   logResponses?: boolean;
+  /**
+   * Extra request-body fields for OpenAI-compatible servers (R-PROV-2), e.g. `{ "top_k": 20 }` for vLLM or
+   * `{ "thinking": { "type": "enabled" } }` for Z.AI. They cannot override model, messages, stream or temperature.
+   */
+  extraBody?: Record<string, unknown>;
 }

@@ -70,6 +70,35 @@ export function htmlPageError(ctx: ErrorContext): ProviderError {
   );
 }
 
+/** A 200 with one JSON body where an event stream was asked for: an error object, or a server that cannot stream. */
+export function notStreamedError(ctx: ErrorContext, body: string): ProviderError {
+  let message: unknown;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string };
+    message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
+  } catch {
+    // not JSON after all: fall through to the generic message
+  }
+  if (typeof message === 'string') {
+    const text = cleanServerMessage(message);
+    if (looksLikeContextOverflow(text)) {
+      return new ProviderError(
+        'context-overflow',
+        `The conversation is too long for ${ctx.model.id}: ${text}`,
+        { retryable: false },
+      );
+    }
+    return new ProviderError('bad-request', `${providerTitle(ctx)} rejected the request: ${text}`, {
+      retryable: false,
+    });
+  }
+  return new ProviderError(
+    'bad-request',
+    `${ctx.model.baseUrl} answered without streaming (one JSON body instead of an event stream); the server must support "stream": true.`,
+    { retryable: false },
+  );
+}
+
 /** A line longer than any real answer line: refuse it instead of buffering without bound. */
 export function lineTooLongError(ctx: ErrorContext, maxChars: number): ProviderError {
   return malformedError(ctx, `a line longer than ${maxChars} characters`);

@@ -10,7 +10,7 @@ import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
-import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { htmlPageError, notStreamedError, truncatedError, type ErrorContext } from '../provider-errors.js';
 import { AnswerLog } from '../answer-log.js';
 import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
@@ -48,6 +48,8 @@ export class OpenAIChatModel implements ChatModel {
   buildBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
     const effort = reasoningEffort(this.options.model.think);
     return {
+      // Extra fields first: what R-PROV-2 and R-CFG-8 fix (stream, usage, temperature 0.1) cannot be overridden.
+      ...this.options.extraBody,
       model: this.modelId,
       messages: toOpenAIMessages(request.messages),
       stream: true,
@@ -182,10 +184,14 @@ export class OpenAIChatModel implements ChatModel {
   private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const response = await fetch(input, init);
     if (!response.ok) return response;
-    if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+    const type = response.headers.get('content-type') ?? '';
+    if (/text\/html/i.test(type)) {
       await response.body?.cancel().catch(() => undefined);
       throw htmlPageError(this.context);
     }
+    // A server that ignores `stream: true` (or a proxy that answers errors with 200) sends one JSON body.
+    if (/application\/json/i.test(type))
+      throw notStreamedError(this.context, await response.text().catch(() => ''));
     return withGuardedBody(response, { context: this.context });
   }
 }

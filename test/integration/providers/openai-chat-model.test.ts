@@ -138,6 +138,36 @@ describe('request shape (R-PROV-2)', () => {
     ]);
   });
 
+  it('adds-configured-extra-body-fields-without-overriding-the-fixed-ones', async () => {
+    fake.reply(openaiReply.text(['ok']));
+    const m = new OpenAIChatModel({
+      model: fakeModelConfig('openai', fake.baseUrl),
+      configFile: CONFIG_FILE,
+      logger,
+      extraBody: { top_k: 20, thinking: { type: 'enabled' }, temperature: 0.9, stream: false },
+    });
+    await run(m);
+    expect(fake.requests[0]!.body).toMatchObject({
+      top_k: 20,
+      thinking: { type: 'enabled' },
+      temperature: 0.1,
+      stream: true,
+    });
+  });
+
+  it('keeps-no-copy-of-the-answer-when-responses-are-not-logged', async () => {
+    fake.reply(openaiReply.text(['secret answer']));
+    const m = new OpenAIChatModel({
+      model: fakeModelConfig('openai', fake.baseUrl),
+      configFile: CONFIG_FILE,
+      logger,
+      logResponses: false,
+    });
+    expect((await run(m)).text).toBe('secret answer');
+    expect(logger.text()).not.toContain('secret answer');
+    expect(logger.text()).toContain('"text":"(not kept)"');
+  });
+
   it('reads-the-key-from-an-env-reference-or-OPENAI_API_KEY', async () => {
     fake.reply(openaiReply.text(['a']), openaiReply.text(['b']));
     await run(model({ apiKey: '${MY_KEY}' }, { MY_KEY: 'sk-from-env' }));
@@ -440,6 +470,33 @@ describe('bad input (R-REL-2)', () => {
     const error = await failure(model());
     expect(error.code).toBe('unavailable');
     expect(error.message).toBe('The response from OpenAI ended before it was complete (no finish_reason).');
+  });
+
+  it('a-json-answer-instead-of-a-stream-is-a-clear-error', async () => {
+    const completion = {
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }],
+    };
+    fake.reply(
+      openaiReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        steps: [{ write: JSON.stringify(completion) }],
+      }),
+    );
+    fake.reply(
+      openaiReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        steps: [{ write: '{"error":{"message":"Upstream quota exhausted"}}' }],
+      }),
+    );
+    const m = model();
+    expect((await failure(m)).message).toBe(
+      `${fake.baseUrl} answered without streaming (one JSON body instead of an event stream); the server must support "stream": true.`,
+    );
+    expect((await failure(m)).message).toBe('OpenAI rejected the request: Upstream quota exhausted');
   });
 
   it('a-dropped-connection-is-unavailable', async () => {
