@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 
 /** One step of a scripted reply body. */
 export type FakeStep =
-  /** Bytes on the wire, exactly as given. */
-  | { write: string }
+  /** Bytes on the wire, exactly as given (a string is sent as UTF-8; bytes let a test split a character). */
+  | { write: string | Uint8Array }
   /** Stop writing and hold the connection open until the client closes it (a stalled model). */
   | { stall: true }
   /** Destroy the socket mid-reply (a dropped connection). */

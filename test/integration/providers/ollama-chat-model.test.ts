@@ -329,6 +329,33 @@ describe('bad input (R-REL-2)', () => {
     );
   });
 
+  it('a-character-split-across-writes-arrives-whole', async () => {
+    const line = new TextEncoder().encode(
+      JSON.stringify({
+        model: 'llama3.2',
+        created_at: 'x',
+        message: { role: 'assistant', content: '한글' },
+        done: false,
+      }) + '\n',
+    );
+    const cut = line.indexOf(0xed) + 1; // inside the first byte sequence of 한
+    const done = JSON.stringify({
+      model: 'llama3.2',
+      created_at: 'x',
+      message: { role: 'assistant', content: '' },
+      done: true,
+      done_reason: 'stop',
+    });
+    fake.reply(
+      ollamaReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson' },
+        steps: [{ write: line.subarray(0, cut) }, { write: line.subarray(cut) }, { write: `${done}\n` }],
+      }),
+    );
+    expect((await run(model())).text).toBe('한글');
+  });
+
   it('a-dropped-connection-is-unavailable', async () => {
     fake.reply(ollamaReply.text(['x'], { end: 'drop' }));
     const error = await failure(model());
