@@ -7,7 +7,10 @@ if (args.includes('--version') || args.includes('-v')) {
   process.stdout.write(`hac ${__HAC_VERSION__}\n`);
 } else {
   const { main } = await import('./main.js');
+  const { mark } = await import('./profile.js');
+  mark('modules loaded');
   const code = await main(args, __HAC_VERSION__);
   // Exit as soon as the output is flushed: idle sockets or timers must not delay a finished run.
+  mark('done');
   process.stdout.write('', () => process.exit(code));
 }

@@ -2,6 +2,7 @@ import { ConfigError, createHac, HacError, type Hac } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
+import { mark } from './profile.js';
 import { runRepl } from './repl.js';
 
 /** Runs `hac` with its arguments and returns the exit code. */
@@ -29,6 +30,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     process.stderr.write(`hac: ${error.message}\n`); // R-CFG-9: the report, exit 2
     return EXIT.usage;
   }
+  mark('config loaded, core created');
   const config = hac.config();
   hac.logger.info(
     `hac ${version} started; active model: ${config.activeModel ? `${config.activeModel.label} (${config.activeModel.provider})` : 'none'}`,

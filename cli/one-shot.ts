@@ -1,6 +1,7 @@
 import { stylesFor, TranscriptRenderer, type EngineEvent, type Hac } from '../core/index.js';
 import type { CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { mark } from './profile.js';
 import { runTurn } from './turn-runner.js';
 
 /**
@@ -14,10 +15,15 @@ export async function runOneShot(hac: Hac, question: string, options: CliOptions
   process.once('SIGINT', onSignal);
   const transcript = new TranscriptRenderer(stylesFor(process.stderr.isTTY === true, process.env));
   let needsConfirmation = false;
+  let firstByte = '';
 
   const render = (event: EngineEvent) => {
     if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
-    if (event.type === 'text-delta') return void process.stdout.write(event.text);
+    if (event.type === 'text-delta') {
+      if (!firstByte) mark((firstByte = 'first answer text'));
+      return void process.stdout.write(event.text);
+    }
+    if (event.type === 'turn-end') mark('turn ended');
     if (event.type === 'turn-end') return void (event.status === 'answered' && process.stdout.write('\n'));
     if (event.type === 'confirmation-request') return;
     const text = transcript.render(event);

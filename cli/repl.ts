@@ -12,6 +12,7 @@ import {
   type Hac,
 } from '../core/index.js';
 import { loadHistory, saveHistory, HISTORY_SIZE } from './input-history.js';
+import { mark } from './profile.js';
 import { runTurn, writeTo } from './turn-runner.js';
 
 export const PROMPT = 'humble-ai> ';
@@ -84,6 +85,7 @@ export async function runRepl(hac: Hac): Promise<number> {
   };
 
   rl.prompt();
+  mark('prompt shown');
   hac.startMcp(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
   for (;;) {
     const next = await lines.next();

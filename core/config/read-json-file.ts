@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import type { z } from 'zod';
+import { safeParse } from 'zod/mini';
+import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { ConfigError, type FileProblem } from '../errors/hac-error.js';
 
 /** A JSON file's text, or undefined when it does not exist (a missing file is not an error, R-CFG-6). */
@@ -36,13 +37,13 @@ export function parseJsonText(file: string, text: string): unknown {
 }
 
 /** Validates parsed JSON against a schema, turning every issue into a FileProblem with its fix. */
-export function validateJson<S extends z.ZodType>(
+export function validateJson<S extends $ZodType>(
   file: string,
   value: unknown,
   schema: S,
   fixes: Record<string, string>,
-): z.infer<S> {
-  const result = schema.safeParse(value, { reportInput: true });
+): output<S> {
+  const result = safeParse(schema, value, { reportInput: true });
   if (result.success) return result.data;
   const problems: FileProblem[] = result.error.issues.map((issue) => {
     const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string');
@@ -56,7 +57,7 @@ export function validateJson<S extends z.ZodType>(
 }
 
 // For a wrong value or type, the value itself helps the user find the line; for other issues it is noise.
-function showsInput(issue: z.core.$ZodIssue): boolean {
+function showsInput(issue: $ZodIssue): boolean {
   return (issue.code === 'invalid_value' || issue.code === 'invalid_type') && issue.input !== undefined;
 }
 

@@ -1,3 +1,4 @@
+import type electronLogType from 'electron-log/node.js';
 import path from 'node:path';
 import type { Logger, LogLevel } from './logger.js';
 import { redact } from './redact.js';
@@ -9,6 +10,8 @@ export interface FileLogger extends Logger {
   addSecrets(values: Iterable<string | undefined>): void;
   /** The file a line logged now goes to. */
   currentFile(): string;
+  /** Resolves when every line logged so far is in the file. */
+  flush(): Promise<void>;
 }
 
 /** `application-hac-YYYY-MM-DD.log` for the local date of `date`. */
@@ -26,36 +29,69 @@ export function isoLocal(date: Date): string {
 }
 
 /**
- * Creates the file logger with electron-log's Node entry (the same in the CLI and in Electron's main process).
+ * Creates the file logger on electron-log's Node entry (the same in the CLI and in Electron's main process).
+ * electron-log (~25 ms to load) is imported when the process is next idle, not on the start-up path: lines
+ * logged before are queued with their own time and written in order. `flush()` waits until all are written.
  * The file is chosen per line, so a long session switches files after midnight. Files are created 0600.
  */
-export async function createFileLogger(logsDir: string, level: LogLevel): Promise<FileLogger> {
-  const { default: electronLog } = await import('electron-log/node.js');
-  const log = electronLog.create({ logId: `hac-${logsDir}` });
+export function createFileLogger(logsDir: string, level: LogLevel): FileLogger {
   const secrets = new Set<string>();
-  log.transports.console.level = false;
-  const file = log.transports.file;
-  file.level = level;
-  file.maxSize = 0; // one file per day is the rotation (R-LOG-1)
-  file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
-  file.resolvePathFn = (_vars, message) => path.join(logsDir, logFileName(message?.date ?? new Date()));
-  file.format = ({ message, data }) => [
-    `${isoLocal(message.date)} [${message.level.toUpperCase()}] ${redact(data.map(String).join(' '), secrets)}`,
-  ];
+  let currentLevel = level;
+  let backend: ElectronLogger | undefined;
+  let queue: { level: LogLevel; message: string; date: Date }[] = [];
+  let replayDate: Date | undefined;
+
+  const load = async (): Promise<void> => {
+    const { default: electronLog } = await import('electron-log/node.js');
+    const log = electronLog.create({ logId: `hac-${logsDir}` });
+    log.transports.console.level = false;
+    const file = log.transports.file;
+    file.level = currentLevel;
+    file.maxSize = 0; // one file per day is the rotation (R-LOG-1)
+    file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
+    file.resolvePathFn = (_vars, message) => path.join(logsDir, logFileName(message?.date ?? new Date()));
+    file.format = ({ message, data }) => [
+      `${isoLocal(message.date)} [${message.level.toUpperCase()}] ${redact(data.map(String).join(' '), secrets)}`,
+    ];
+    // Queued lines keep the time they were logged at.
+    log.hooks.push((message) => (replayDate ? { ...message, date: replayDate } : message));
+    for (const line of queue) {
+      replayDate = line.date;
+      log[line.level](line.message);
+    }
+    replayDate = undefined;
+    queue = [];
+    backend = log;
+  };
+  let loading: Promise<void> | undefined;
+  const start = () => (loading ??= load());
+  setTimeout(() => void start(), 0).unref();
+
+  const write = (lineLevel: LogLevel) => (message: string) => {
+    if (backend) backend[lineLevel](message);
+    else if (LEVELS.indexOf(lineLevel) >= LEVELS.indexOf(currentLevel))
+      queue.push({ level: lineLevel, message, date: new Date() });
+  };
   return {
-    debug: (m) => log.debug(m),
-    info: (m) => log.info(m),
-    warn: (m) => log.warn(m),
-    error: (m) => log.error(m),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
     setLevel(next) {
-      file.level = next;
+      currentLevel = next;
+      if (backend) backend.transports.file.level = next;
     },
     addSecrets(values) {
       for (const v of values) if (v && v.length >= 4) secrets.add(v);
     },
     currentFile: () => path.join(logsDir, logFileName(new Date())),
+    flush: () => start(),
   };
 }
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+type ElectronLogger = ReturnType<typeof electronLogType.create>;
 
 function localDate(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

@@ -1,24 +1,24 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const usageSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
-  estimated: z.boolean().optional(),
+  estimated: z.optional(z.boolean()),
 });
 
 const messageSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
-  createdAt: z.string().optional(),
-  model: z.string().optional(),
-  usage: usageSchema.optional(),
+  createdAt: z.optional(z.string()),
+  model: z.optional(z.string()),
+  usage: z.optional(usageSchema),
 });
 
 const summarySchema = z.looseObject({
   content: z.string(),
-  createdAt: z.string().optional(),
+  createdAt: z.optional(z.string()),
   /** How many of the oldest messages this summary stands for (R-CTX-4). */
-  covers: z.number().int().min(0).optional(),
+  covers: z.optional(z.int().check(z.nonnegative())),
 });
 
 /**
@@ -26,11 +26,11 @@ const summarySchema = z.looseObject({
  * (no version, no timestamps) still load; unknown keys are kept.
  */
 export const sessionFileSchema = z.looseObject({
-  version: z.literal(1).default(1),
-  startedAt: z.string().optional(),
-  model: z.string().optional(),
+  version: z._default(z.literal(1), 1),
+  startedAt: z.optional(z.string()),
+  model: z.optional(z.string()),
   messages: z.array(messageSchema),
-  summaries: z.array(summarySchema).optional(),
+  summaries: z.optional(z.array(summarySchema)),
 });
 
 export type SessionFile = z.infer<typeof sessionFileSchema>;

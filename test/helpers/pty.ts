@@ -53,6 +53,17 @@ export class HacPty {
     this.pty.write(keys);
   }
 
+  /** Types keys one at a time, as a person does: each waits for the terminal's echo before the next. */
+  async type(...keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const before = this.output.length;
+      this.pty.write(key);
+      const deadline = Date.now() + 5_000;
+      while (this.output.length === before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   kill(): void {
     try {
       this.pty.kill();

@@ -68,13 +68,20 @@ describe('hac chat in a pseudo-terminal', () => {
     fake.reply(openaiReply.text(['네']));
     const hac = start(home);
     await hac.waitFor('humble-ai> ');
-    // Type "안녕하세요", move left twice, insert "반갑", Home, insert "[", End, insert "]".
-    hac.write('안녕하세요');
-    hac.write('\x1b[D\x1b[D');
-    hac.write('반갑');
-    hac.write('\x1b[H[');
-    hac.write('\x1b[F]');
-    hac.write('\r');
+    // Type "안녕하세요", move left twice, insert "반갑", delete and retype "갑", Home, insert "[", End, insert "]".
+    await hac.type(
+      ...'안녕하세요',
+      '\x1b[D',
+      '\x1b[D',
+      ...'반갑',
+      '\x7f',
+      '갑',
+      '\x1b[H',
+      '[',
+      '\x1b[F',
+      ']',
+      '\r',
+    );
     await hac.waitFor('네');
     expect(fake.requests[0]!.body.messages.at(-1).content).toBe('[안녕하반갑세요]');
   });

@@ -18,8 +18,9 @@ describe('file logger', () => {
 
   it('writes-iso-local-time-level-and-message', async () => {
     const dir = tempDir();
-    const log = await createFileLogger(dir, 'info');
+    const log = createFileLogger(dir, 'info');
     log.info('session started');
+    await log.flush();
     const text = readFileSync(log.currentFile(), 'utf8');
     expect(text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d \[INFO\] session started\n$/);
     expect(isoLocal(new Date(2026, 10, 22, 9, 5, 7, 42))).toMatch(/^2026-11-22T09:05:07\.042[+-]\d\d:\d\d$/);
@@ -27,20 +28,22 @@ describe('file logger', () => {
 
   it('creates-the-file-with-mode-0600', async () => {
     const dir = tempDir();
-    const log = await createFileLogger(dir, 'info');
+    const log = createFileLogger(dir, 'info');
     log.error('boom');
+    await log.flush();
     expect(statSync(log.currentFile()).mode & 0o777).toBe(0o600);
   });
 
   it('filters-by-level-and-follows-level-changes', async () => {
     const dir = tempDir();
-    const log = await createFileLogger(dir, 'warn');
+    const log = createFileLogger(dir, 'warn');
     log.debug('d1');
     log.info('i1');
     log.warn('w1');
     log.error('e1');
     log.setLevel('debug');
     log.debug('d2');
+    await log.flush();
     const lines = readFileSync(log.currentFile(), 'utf8').trim().split('\n');
     expect(lines.map((l) => l.replace(/^\S+ /, ''))).toEqual(['[WARN] w1', '[ERROR] e1', '[DEBUG] d2']);
   });
@@ -49,10 +52,11 @@ describe('file logger', () => {
     const dir = tempDir();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2026, 10, 22, 23, 59, 59, 900));
-    const log = await createFileLogger(dir, 'info');
+    const log = createFileLogger(dir, 'info');
     log.info('before midnight');
     vi.setSystemTime(new Date(2026, 10, 23, 0, 0, 0, 100));
     log.info('after midnight');
+    await log.flush();
     expect(readdirSync(dir).sort()).toEqual([
       'application-hac-2026-11-22.log',
       'application-hac-2026-11-23.log',
@@ -67,10 +71,11 @@ describe('file logger', () => {
 
   it('redacts-secrets-in-every-line', async () => {
     const dir = tempDir();
-    const log = await createFileLogger(dir, 'debug');
+    const log = createFileLogger(dir, 'debug');
     log.addSecrets(['my-mcp-env-value-123', undefined]);
     log.debug('request with key sk-proj-abcdefghijklmnop1234 and Authorization: Bearer tok_abcdef123456');
     log.debug('stdio env TOKEN_VALUE=my-mcp-env-value-123 passed');
+    await log.flush();
     const text = readFileSync(log.currentFile(), 'utf8');
     expect(text).not.toContain('sk-proj-abcdefghijklmnop1234');
     expect(text).not.toContain('tok_abcdef123456');
