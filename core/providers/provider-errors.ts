@@ -33,6 +33,22 @@ export function modelNotFoundError(
   );
 }
 
+/** The request is over the model's context window; never retried here (the engine trims and retries, R-CTX). */
+export function contextOverflowError(
+  ctx: ErrorContext,
+  serverMessage: string,
+  details: { status?: number; inStream?: boolean; cause?: unknown } = {},
+): ProviderError {
+  return new ProviderError(
+    'context-overflow',
+    `The conversation is too long for ${ctx.model.id}: ${serverMessage}`,
+    {
+      retryable: false,
+      ...details,
+    },
+  );
+}
+
 /** The user (or the host) aborted the call. */
 export function cancelledError(): ProviderError {
   return new ProviderError('cancelled', 'Request cancelled.', { retryable: false });
@@ -82,11 +98,7 @@ export function notStreamedError(ctx: ErrorContext, body: string): ProviderError
   if (typeof message === 'string') {
     const text = cleanServerMessage(message);
     if (looksLikeContextOverflow(text)) {
-      return new ProviderError(
-        'context-overflow',
-        `The conversation is too long for ${ctx.model.id}: ${text}`,
-        { retryable: false },
-      );
+      return contextOverflowError(ctx, text);
     }
     return new ProviderError('bad-request', `${providerTitle(ctx)} rejected the request: ${text}`, {
       retryable: false,

@@ -3,6 +3,7 @@ import {
   authError,
   cleanServerMessage,
   connectionProblem,
+  contextOverflowError,
   findProviderError,
   looksLikeContextOverflow,
   malformedError,
@@ -61,11 +62,7 @@ export function mapOllamaHttpError(
     );
   }
   if (looksLikeContextOverflow(raw)) {
-    return new ProviderError(
-      'context-overflow',
-      `The conversation is too long for ${ctx.model.id}: ${serverMessage}`,
-      { retryable: false, ...details },
-    );
+    return contextOverflowError(ctx, serverMessage, details);
   }
   if (status >= 500)
     return new ProviderError('unavailable', `Ollama is unavailable (HTTP ${status}): ${serverMessage}`, {
@@ -105,11 +102,7 @@ export function mapOllamaError(error: unknown, ctx: ErrorContext): ProviderError
     return malformedError(ctx, `a line that is not JSON (${message})`, { cause: error });
   // The SDK throws a plain Error with the text of an `{"error": …}` line inside the stream: never retried.
   if (looksLikeContextOverflow(message)) {
-    return new ProviderError(
-      'context-overflow',
-      `The conversation is too long for ${ctx.model.id}: ${cleanServerMessage(message)}`,
-      { retryable: false, inStream: true, cause: error },
-    );
+    return contextOverflowError(ctx, cleanServerMessage(message), { inStream: true, cause: error });
   }
   return new ProviderError(
     'unavailable',

@@ -7,6 +7,7 @@ import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import type { ErrorContext } from '../provider-errors.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { AnswerLog } from '../answer-log.js';
+import { toFinishReason } from '../finish-reason.js';
 import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
@@ -114,16 +115,11 @@ export class OllamaChatModel implements ChatModel {
       logger.debug(
         `ollama response from ${this.modelId} (${doneReason}): ${log.summary({ toolCalls: calls, usage })}`,
       );
-      yield { type: 'finish', reason: calls.length ? 'tool-calls' : mapDoneReason(doneReason) };
+      yield { type: 'finish', reason: calls.length ? 'tool-calls' : toFinishReason(doneReason) };
     } finally {
       control.dispose(finished);
       // `break` does not cancel the SDK's request: abort it too.
       if (!finished) stream?.abort();
     }
   }
-}
-
-function mapDoneReason(reason: string): 'stop' | 'length' | 'other' {
-  if (reason === 'stop') return 'stop';
-  return reason === 'length' ? 'length' : 'other';
 }

@@ -5,6 +5,7 @@ import {
   cancelledError,
   cleanServerMessage,
   connectionProblem,
+  contextOverflowError,
   findProviderError,
   looksLikeContextOverflow,
   malformedError,
@@ -73,7 +74,7 @@ function fromApiError(
   // `data: {"error": …}` inside a 200 stream: reported by the server mid-answer, never retried (R-PROV-4).
   if (status === undefined) {
     if (code === 'context_length_exceeded' || looksLikeContextOverflow(raw))
-      return contextOverflow(ctx, serverMessage, error, true);
+      return contextOverflowError(ctx, serverMessage, { inStream: true, cause: error });
     return new ProviderError('unavailable', `OpenAI reported an error during the answer: ${serverMessage}`, {
       retryable: false,
       inStream: true,
@@ -103,7 +104,7 @@ function fromApiError(
     code === 'context_length_exceeded' ||
     ((status === 400 || status === 413 || status === 422) && looksLikeContextOverflow(raw))
   ) {
-    return contextOverflow(ctx, serverMessage, error, false, status);
+    return contextOverflowError(ctx, serverMessage, details);
   }
   if (status >= 500)
     return new ProviderError('unavailable', `OpenAI is unavailable (HTTP ${status}): ${serverMessage}`, {
@@ -114,18 +115,4 @@ function fromApiError(
     retryable: false,
     ...details,
   });
-}
-
-function contextOverflow(
-  ctx: ErrorContext,
-  serverMessage: string,
-  cause: unknown,
-  inStream: boolean,
-  status?: number,
-): ProviderError {
-  return new ProviderError(
-    'context-overflow',
-    `The conversation is too long for ${ctx.model.id}: ${serverMessage}`,
-    { retryable: false, inStream, status, cause },
-  );
 }

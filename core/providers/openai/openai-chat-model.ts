@@ -12,6 +12,7 @@ import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
 import { htmlPageError, notStreamedError, truncatedError, type ErrorContext } from '../provider-errors.js';
 import { AnswerLog } from '../answer-log.js';
+import { toFinishReason } from '../finish-reason.js';
 import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
@@ -135,7 +136,7 @@ export class OpenAIChatModel implements ChatModel {
       logger.debug(
         `openai response from ${this.modelId} (${finishReason}): ${log.summary({ toolCalls: calls, usage })}`,
       );
-      yield { type: 'finish', reason: calls.length ? 'tool-calls' : mapFinishReason(finishReason) };
+      yield { type: 'finish', reason: calls.length ? 'tool-calls' : toFinishReason(finishReason) };
     } finally {
       control.dispose(finished);
       if (!finished) void iterator?.return?.().catch(() => undefined);
@@ -194,9 +195,4 @@ export class OpenAIChatModel implements ChatModel {
       throw notStreamedError(this.context, await response.text().catch(() => ''));
     return withGuardedBody(response, { context: this.context });
   }
-}
-
-function mapFinishReason(reason: string): 'stop' | 'length' | 'other' {
-  if (reason === 'stop') return 'stop';
-  return reason === 'length' ? 'length' : 'other';
 }
