@@ -79,7 +79,14 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     const key = JSON.stringify(model);
     let made = models.get(key);
     if (!made) {
-      made = createChatModel({ model, configFile: paths.config, logger, env });
+      // A debug copy of every answer only when the log would keep it.
+      made = createChatModel({
+        model,
+        configFile: paths.config,
+        logger,
+        env,
+        logResponses: config.logLevel === 'debug',
+      });
       models.set(key, made);
     }
     return made;

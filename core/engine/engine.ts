@@ -196,7 +196,6 @@ export class Engine {
         summary = prepared.newSummary ?? summary;
         yield* this.contextEvents(prepared);
         const request = this.request(setup, prepared, withhold, names.entries, native);
-        this.deps.logger.debug(`LLM request to ${model.provider}/${model.id}: ${JSON.stringify(request)}`);
         try {
           result = yield* callModel(
             {
@@ -221,9 +220,6 @@ export class Engine {
       }
       if (signal.aborted) throw new Error('aborted');
       usage = addUsage(usage, result.usage ?? this.estimateUsage(prepared, result));
-      this.deps.logger.debug(
-        `LLM response from ${model.id}: ${JSON.stringify({ content: result.content, toolCalls: result.nativeCalls, usage: result.usage })}`,
-      );
 
       const calls: RequestedCall[] = withhold
         ? []

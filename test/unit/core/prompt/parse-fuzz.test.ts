@@ -13,12 +13,45 @@ const tools: ToolRef[] = [
 const pieces = fc.oneof(
   fc.string(),
   fc.constantFrom(
-    '\n', '\n\n', '{', '}', '[', ']', '"', "'", '\\', '`', '```', '```json\n', '```python\n', '\n```\n', '<', '>', '/', '//', '/*', '*/',
-    '<tool_call>', '</tool_call>', '<function_call name="ask_user">', '</function_call>', '<function_call', ' name="search"',
+    '\n',
+    '\n\n',
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    "'",
+    '\\',
+    '`',
+    '```',
+    '```json\n',
+    '```python\n',
+    '\n```\n',
+    '<',
+    '>',
+    '/',
+    '//',
+    '/*',
+    '*/',
+    '<tool_call>',
+    '</tool_call>',
+    '<function_call name="ask_user">',
+    '</function_call>',
+    '<function_call',
+    ' name="search"',
     '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}',
-    '{"name": "search", "arguments": {}}', '{"name": "nope", "arguments": "{bad"}', '{"name":"Alice","age":3}',
-    '[{"tool": "ask_user", "parameters": {"question": "q"}}]', 'key: ', ',', ':', ' ', '\t', '\r\n',
-    '{"name": "ask_user", "arguments": {"question": "raw\nline break"}}', '```',
+    '{"name": "search", "arguments": {}}',
+    '{"name": "nope", "arguments": "{bad"}',
+    '{"name":"Alice","age":3}',
+    '[{"tool": "ask_user", "parameters": {"question": "q"}}]',
+    'key: ',
+    ',',
+    ':',
+    ' ',
+    '\t',
+    '\r\n',
+    '{"name": "ask_user", "arguments": {"question": "raw\nline break"}}',
+    '```',
   ),
 );
 const modelText = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
@@ -40,7 +73,9 @@ describe('parser fuzz (R-PARSE-5)', () => {
   it('never-throws-and-streaming-matches-the-whole-text-parse', () => {
     fc.assert(
       fc.property(
-        modelText.chain((text) => fc.tuple(fc.constant(text), fc.array(fc.nat({ max: text.length }), { maxLength: 12 }))),
+        modelText.chain((text) =>
+          fc.tuple(fc.constant(text), fc.array(fc.nat({ max: text.length }), { maxLength: 12 })),
+        ),
         ([text, cuts]) => {
           const whole = parseFunctionCalls(text, tools);
           const { shown, end } = streamed(text, cuts);
@@ -71,7 +106,9 @@ describe('parser fuzz (R-PARSE-5)', () => {
       fc.property(prose, prose, fc.string({ maxLength: 20 }), (before, after, value) => {
         const call = JSON.stringify({ server: 'hac', name: 'ask_user', arguments: { question: value } });
         const result = parseFunctionCalls(`${before}\n${call}\n${after}`, tools);
-        expect(result.calls).toEqual([{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: value } }]);
+        expect(result.calls).toEqual([
+          { type: 'call', server: 'hac', name: 'ask_user', arguments: { question: value } },
+        ]);
         expect(result.text).toBe(`${before}\n${after}`);
       }),
       { numRuns: 200 },
@@ -111,7 +148,8 @@ describe('parser time is linear in the input size', () => {
     const nasty = (bytes: number): string => '{"a": "b\n[{\n<tool_call>{\n```json\n{'.repeat(bytes / 32);
     time(nasty(1 << 16));
     const t1 = Math.min(time(nasty(1 << 18)), time(nasty(1 << 18)));
-    const t4 = time(nasty(1 << 20));
-    expect(t4 / t1).toBeLessThan(8);
+    const t4 = Math.min(time(nasty(1 << 20)), time(nasty(1 << 20)));
+    // Linear is 4x; quadratic would be 16x. The margin absorbs a loaded machine.
+    expect(t4 / t1).toBeLessThan(10);
   });
 });
