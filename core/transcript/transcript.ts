@@ -93,7 +93,12 @@ export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' 
   const server = event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server;
   const tool = event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool;
   const args = JSON.stringify(event.arguments, null, 2);
-  return [`MCP server: ${server}`, `Tool: ${tool}`, `Arguments: ${args.split('\n').join('\n  ')}`].join('\n');
+  return [
+    `MCP server: ${server}`,
+    `Tool: ${tool}`,
+    'Arguments:',
+    ...args.split('\n').map((line) => `  ${line}`),
+  ].join('\n');
 }
 
 function questionText(question: string, options?: string[]): string {

@@ -69,7 +69,7 @@ describe('transcript', () => {
       { type: 'confirmation-request', id: '1' },
     ]);
     expect(text).toBe(
-      'Let me look.\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments: {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',
+      'Let me look.\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments:\n  {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',
     );
   });
 
