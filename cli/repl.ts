@@ -45,10 +45,13 @@ export async function runRepl(hac: Hac): Promise<number> {
   let exitCode: number | undefined;
   const lines = rl[Symbol.asyncIterator]();
 
+  // Saves run one after another, and the last one is awaited before exit, so `/exit` itself is kept.
+  let saving = Promise.resolve();
   rl.on('history', (history: string[]) => {
-    saveHistory(hac.paths.history, history).catch((e: unknown) =>
-      hac.logger.warn(`History not saved: ${String(e)}`),
-    );
+    const snapshot = [...history];
+    saving = saving
+      .then(() => saveHistory(hac.paths.history, snapshot))
+      .catch((e: unknown) => hac.logger.warn(`History not saved: ${String(e)}`));
   });
   rl.on('SIGINT', () => {
     if (activity.kind === 'turn') activity.controller.abort();
@@ -137,6 +140,7 @@ export async function runRepl(hac: Hac): Promise<number> {
     rl.prompt();
   }
   rl.close();
+  await saving;
   return exitCode ?? 0;
 }
 

@@ -224,3 +224,33 @@ describe('hac -p (one-shot)', () => {
     expect(approved.status).toBe(0);
   });
 });
+
+describe('hac line editing extras', () => {
+  it('tab-completes-commands-and-up-recalls-history-kept-in-the-home', async () => {
+    const { fake, home, hacHome } = await setup();
+    fake.reply(openaiReply.text(['first answer']), openaiReply.text(['again']));
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    await hac.type(...'/he', '\t', '\r');
+    await hac.waitFor('Show the commands.');
+    await hac.type(...'remember me', '\r');
+    await hac.waitFor('first answer');
+    await hac.waitFor('humble-ai> ', { from: plain(hac.output).lastIndexOf('first answer') });
+    await hac.type('/exit', '\r');
+    await hac.exited;
+    const { statSync } = await import('node:fs');
+    const history = path.join(hacHome, 'history');
+    expect(readFileSync(history, 'utf8').split('\n').filter(Boolean)).toEqual([
+      '/help',
+      'remember me',
+      '/exit',
+    ]);
+    expect(statSync(history).mode & 0o777).toBe(0o600);
+
+    const next = start(home);
+    await next.waitFor('humble-ai> ');
+    await next.type('\x1b[A', '\x1b[A', '\r');
+    await next.waitFor('again');
+    expect(fake.requests[1]!.body.messages.at(-1).content).toBe('remember me');
+  });
+});

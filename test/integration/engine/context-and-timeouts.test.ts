@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { answerText, EngineHarness, status } from '../../helpers/engine-harness.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function openai(config: Record<string, unknown>): Promise<{ fake: OpenAIFake; h: EngineHarness }> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const h = await EngineHarness.start({
+    model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+    config,
+  });
+  cleanups.push(() => h.close());
+  return { fake, h };
+}
+
+const session = (h: EngineHarness) => {
+  const dir = path.join(h.home, 'sessions');
+  return JSON.parse(readFileSync(path.join(dir, readdirSync(dir)[0]!), 'utf8'));
+};
+const isSummaryRequest = (body: { messages: { content: string }[] }) =>
+  body.messages[0]!.content.startsWith('Summarise the following conversation');
+const long = (tag: string) => `${tag} `.repeat(300);
+
+// Budget 2,000 characters, 1 recent message kept: the third turn must drop the first two.
+const tight = { contextMaxChars: 2_000, minRecentMessages: 1, summarize: true };
+
+describe('engine: the context window through the fake server', () => {
+  it('a-short-summary-replaces-the-dropped-messages-and-is-saved', async () => {
+    const { fake, h } = await openai(tight);
+    fake.reply(
+      openaiReply.text([long('a1')]),
+      openaiReply.text(['- the user asked q1 and q2']),
+      openaiReply.text([long('a2')]),
+    );
+    await h.turn(long('q1'));
+    const events = await h.turn(long('q2'));
+    expect(answerText(events)).toBe(long('a2'));
+    expect(isSummaryRequest(fake.requests[1]!.body)).toBe(true);
+    const main = fake.requests[2]!.body.messages.map((m: { content: string }) => m.content);
+    expect(
+      main.some((c: string) => c.startsWith('Summary of earlier conversation: - the user asked q1 and q2')),
+    ).toBe(true);
+    expect(main.join('\n')).not.toContain('q1 q1 q1');
+    expect(events.find((e) => e.type === 'context-trimmed')).toMatchObject({ summarised: true });
+    expect(session(h).summaries).toEqual([
+      expect.objectContaining({ content: expect.stringContaining('the user asked q1'), covers: 1 }),
+    ]);
+  });
+
+  it('a-summary-longer-than-what-it-replaces-is-rejected-for-plain-trimming', async () => {
+    const { fake, h } = await openai(tight);
+    fake.reply(
+      openaiReply.text([long('a1')]),
+      openaiReply.text([long('summary').repeat(4)]),
+      openaiReply.text(['a2']),
+    );
+    await h.turn(long('q1'));
+    const events = await h.turn(long('q2'));
+    expect(status(events)).toBe('answered');
+    const main = fake.requests[2]!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    expect(main).not.toContain('Summary of earlier conversation');
+    expect(main).not.toContain('q1 q1');
+    expect(h.logger.text()).toMatch(/\[warn\] Context summary not used/);
+  });
+
+  it('a-failing-summary-falls-back-to-trimming-silently', async () => {
+    const { fake, h } = await openai(tight);
+    fake.reply(openaiReply.text([long('a1')]), openaiReply.serverError(), openaiReply.text(['a2']));
+    await h.turn(long('q1'));
+    const events = await h.turn(long('q2'));
+    expect(answerText(events)).toBe('a2');
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(h.logger.text()).toMatch(/\[warn\] Context summary not used/);
+  });
+});
+
+describe('engine: timeouts', () => {
+  it('idle-timeout-keeps-the-partial-answer-with-the-note', async () => {
+    const { fake, h } = await openai({ idleTimeoutMs: 300 });
+    fake.reply(openaiReply.answer({ text: ['The first half'], end: 'stall' }));
+    const events = await h.turn('tell me');
+    expect(events).toContainEqual({
+      type: 'error',
+      code: 'timeout',
+      message: 'The model stopped responding (no data for 0.3 s); the partial answer was kept.',
+    });
+    expect(status(events)).toBe('answered');
+    expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
+    expect(session(h).messages[1].content).toBe('The first half\n\n[response timed out]');
+  });
+});
