@@ -52,12 +52,14 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   const env = options.env ?? process.env;
   const paths = hacPaths(options.home);
   await ensureHome(paths);
+  // `--model` holds until the user picks another model with /set-model.
+  let modelOverride = options.model;
   const pick = (loaded: HacConfig): HacConfig => {
-    if (options.model === undefined) return loaded;
-    const chosen = loaded.models.find((m) => m.label === options.model || m.id === options.model);
+    if (modelOverride === undefined) return loaded;
+    const chosen = loaded.models.find((m) => m.label === modelOverride || m.id === modelOverride);
     if (!chosen) {
       const names = loaded.models.map((m) => m.label).join(', ') || 'none';
-      throw new HacError('usage', `No configured model is named "${options.model}". Use one of: ${names}.`);
+      throw new HacError('usage', `No configured model is named "${modelOverride}". Use one of: ${names}.`);
     }
     return { ...loaded, activeModel: chosen };
   };
@@ -114,6 +116,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
   const commands: CommandContext = {
     config: () => config,
     async setActiveModel(choice) {
+      modelOverride = undefined;
       if ('index' in choice) {
         await updateJsonFile(paths.config, (current) => {
           const list = Array.isArray((current as { models?: unknown }).models)

@@ -28,7 +28,9 @@ export async function resumeCommand(ctx: CommandContext, arg: string): Promise<C
 }
 
 function describe(s: SessionListing): string {
-  const date = s.modifiedAt.toISOString().slice(0, 16).replace('T', ' ');
+  const d = s.modifiedAt;
+  const p = (n: number) => String(n).padStart(2, '0');
+  const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
   if (!s.readable) return `${date}  ${s.name}  (unreadable: ${s.reason})`;
   return `${date}  ${s.title || s.name}  (${s.messageCount} messages)`;
 }
