@@ -24,8 +24,11 @@ import {
 import type { Conversation } from './conversation.js';
 import { EventChannel, PendingAnswers } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
-import { resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
+import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
+import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
+import { addUsage, roughTokens } from './usage.js';
+import { addModelHint } from '../config/add-model-hint.js';
 
 export const RESPONSE_CANCELLED = 'Response cancelled.';
 export const CONNECTING_MCP = 'Connecting to MCP servers...';
@@ -128,19 +131,7 @@ export class Engine {
       return this.answers.wait(id, signal);
     });
     const tools = new TurnTools(config.askUserTool ? [...mcpTools, ask] : mcpTools);
-    const servers: PromptServerSpec[] = [];
-    for (const tool of mcpTools) {
-      let server = servers.at(-1);
-      if (server?.name !== tool.server) {
-        server = { name: tool.server, description: tool.serverDescription, tools: [] };
-        servers.push(server);
-      }
-      (server.tools as { name: string; description: string; inputSchema: Record<string, unknown> }[]).push({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      });
-    }
+    const servers = groupByServer(mcpTools);
     return {
       config,
       model,
@@ -379,37 +370,6 @@ export class Engine {
   }
 }
 
-/** The guidance of R-TTY-4 when config.json has no model at all. */
-export function addModelHint(configFile: string): string {
-  return `Add a model to ${configFile}, for example:
-{
-  "models": [
-    { "name": "gpt-4o", "provider": "openai", "apiKey": "\${OPENAI_API_KEY}", "active": true },
-    { "name": "llama3.2", "provider": "ollama", "baseUrl": "http://localhost:11434" }
-  ]
-}`;
-}
-
-/** About 4 characters per token for Latin text, 1 per character for CJK and other wide scripts. */
-function roughTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
-
-function addUsage(total: Usage | undefined, next: Usage): Usage {
-  if (!total) return { ...next };
-  return {
-    inputTokens: total.inputTokens + next.inputTokens,
-    outputTokens: total.outputTokens + next.outputTokens,
-    ...(total.estimated || next.estimated ? { estimated: true } : {}),
-  };
-}
-
 function errorEvent(error: unknown): EngineEvent {
   if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
   const code = (error as { code?: unknown } | null)?.code;
@@ -418,13 +378,4 @@ function errorEvent(error: unknown): EngineEvent {
     code: typeof code === 'string' ? code : 'internal',
     message: error instanceof Error ? error.message : String(error),
   };
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

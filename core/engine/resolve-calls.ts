@@ -1,4 +1,4 @@
-import type { FunctionCall, NativeToolNames } from '../prompt/index.js';
+import type { FunctionCall, NativeToolNames, PromptServerSpec, PromptToolSpec } from '../prompt/index.js';
 import type { Tool } from '../tools/tool.js';
 import type { NativeToolCall } from '../types/message.js';
 import type { RequestedCall } from './tool-runner.js';
@@ -81,4 +81,18 @@ export function resolveNativeCalls(
       serverDescription: tool.serverDescription,
     };
   });
+}
+
+/** MCP tools grouped by server, both in their given order, as the FUNCTIONS block lists them (R-FN-1). */
+export function groupByServer(tools: readonly Tool[]): PromptServerSpec[] {
+  const servers: { name: string; description?: string; tools: PromptToolSpec[] }[] = [];
+  for (const tool of tools) {
+    let server = servers.at(-1);
+    if (server?.name !== tool.server) {
+      server = { name: tool.server, description: tool.serverDescription, tools: [] };
+      servers.push(server);
+    }
+    server.tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+  }
+  return servers;
 }

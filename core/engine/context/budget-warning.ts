@@ -27,9 +27,12 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
  */
 export function trimNotice(dropped: number, summarised: number, stillOverRatio?: number): string {
   let text: string;
-  if (summarised <= 0) text = `Context full: dropped ${plural(dropped, 'older message')} to stay within the limit.`;
-  else if (dropped <= summarised) text = `Context full: summarised ${plural(summarised, 'older message')} into one.`;
-  else text = `Context full: summarised ${plural(summarised, 'older message')} into one and dropped ${dropped - summarised} more.`;
+  if (summarised <= 0)
+    text = `Context full: dropped ${plural(dropped, 'older message')} to stay within the limit.`;
+  else if (dropped <= summarised)
+    text = `Context full: summarised ${plural(summarised, 'older message')} into one.`;
+  else
+    text = `Context full: summarised ${plural(summarised, 'older message')} into one and dropped ${dropped - summarised} more.`;
   if (stillOverRatio !== undefined && stillOverRatio > 1) {
     text += ` The request is still ${percentFull(stillOverRatio)}% of the limit.`;
   }

@@ -23,6 +23,12 @@ export {
 } from './summarize.js';
 export { LAST_USER_QUERY_PREFIX, lastUserQueryLine } from './last-user-query.js';
 export { budgetWarning, trimNotice, WARNING_RATIO } from './budget-warning.js';
-export { measureRequest, messageChars, budgetRatio, type RequestSize, type ContextBudget } from './measure.js';
+export {
+  measureRequest,
+  messageChars,
+  budgetRatio,
+  type RequestSize,
+  type ContextBudget,
+} from './measure.js';
 export { loadTokenCounter, type TokenCounter } from './token-estimate.js';
 export { trimToBudget, type TrimInput, type TrimResult } from './trim.js';

@@ -27,7 +27,11 @@ export function messageChars(message: Message): number {
 }
 
 /** Measures system + messages (R-CTX-1). Tokens only when a counter is given; they use the counter's cache. */
-export function measureRequest(system: string, messages: readonly Message[], counter?: TokenCounter): RequestSize {
+export function measureRequest(
+  system: string,
+  messages: readonly Message[],
+  counter?: TokenCounter,
+): RequestSize {
   let chars = system.length;
   for (const message of messages) chars += messageChars(message);
   if (!counter) return { chars };

@@ -46,7 +46,9 @@ export interface ContextTurnState {
  * were reported when they were summarised, so resuming says nothing about them).
  */
 export function newContextSession(summary?: ContextSummary): ContextSessionState {
-  return summary ? { warned: false, summary, reportedHistory: summary.covers } : { warned: false, reportedHistory: 0 };
+  return summary
+    ? { warned: false, summary, reportedHistory: summary.covers }
+    : { warned: false, reportedHistory: 0 };
 }
 
 /** A fresh turn state, for the first LLM call of each turn. */
@@ -132,14 +134,20 @@ export async function prepareAfterOverflow(
 ): Promise<PreparedContext | undefined> {
   const maxChars = Math.min(input.config.contextMaxChars, Math.floor(sent.size.chars * OVERFLOW_SHRINK));
   let maxTokens = input.config.contextWindow;
-  if (hint?.maxTokens !== undefined) maxTokens = Math.min(maxTokens ?? Infinity, Math.floor(hint.maxTokens * 0.9));
-  else if (sent.size.tokens !== undefined) maxTokens = Math.min(maxTokens ?? Infinity, Math.floor(sent.size.tokens * OVERFLOW_SHRINK));
+  if (hint?.maxTokens !== undefined)
+    maxTokens = Math.min(maxTokens ?? Infinity, Math.floor(hint.maxTokens * 0.9));
+  else if (sent.size.tokens !== undefined)
+    maxTokens = Math.min(maxTokens ?? Infinity, Math.floor(sent.size.tokens * OVERFLOW_SHRINK));
   const budget: ContextBudget = maxTokens === undefined ? { maxChars } : { maxChars, maxTokens };
   const retry = await prepare({ ...input, session: sent.session, turnState: sent.turnState }, budget, false);
   return retry.size.chars < sent.size.chars ? retry : undefined;
 }
 
-async function prepare(input: PrepareContextInput, budget: ContextBudget, mayWarn: boolean): Promise<PreparedContext> {
+async function prepare(
+  input: PrepareContextInput,
+  budget: ContextBudget,
+  mayWarn: boolean,
+): Promise<PreparedContext> {
   const { config, history, turn, signal } = input;
   signal.throwIfAborted();
   const counter = budget.maxTokens === undefined ? undefined : await loadTokenCounter();
@@ -196,7 +204,9 @@ async function prepare(input: PrepareContextInput, budget: ContextBudget, mayWar
   const newHistory = Math.max(0, historyGone - session.reportedHistory);
   const newTurn = Math.max(0, trim.droppedTurn - turnState.reportedTurn);
   if (newHistory + newTurn > 0) {
-    const summarised = trim.summaryKept ? Math.max(0, Math.min(historyGone, covered) - session.reportedHistory) : 0;
+    const summarised = trim.summaryKept
+      ? Math.max(0, Math.min(historyGone, covered) - session.reportedHistory)
+      : 0;
     const removed = newHistory + newTurn;
     const stillOver = trim.overBudget ? budgetRatio(trim.size, budget) : undefined;
     notices.push({ type: 'trimmed', removed, summarised, text: trimNotice(removed, summarised, stillOver) });
@@ -219,7 +229,10 @@ async function prepare(input: PrepareContextInput, budget: ContextBudget, mayWar
   return result;
 }
 
-function validSummary(summary: ContextSummary | undefined, historyLength: number): ContextSummary | undefined {
+function validSummary(
+  summary: ContextSummary | undefined,
+  historyLength: number,
+): ContextSummary | undefined {
   if (!summary || summary.text.trim() === '') return undefined;
   return summary.covers > 0 && summary.covers <= historyLength ? summary : undefined;
 }

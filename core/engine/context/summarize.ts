@@ -46,7 +46,8 @@ function renderMessage(message: Message): string {
     case 'user':
       return `User: ${message.content}`;
     case 'assistant': {
-      const calls = message.toolCalls?.map((c) => `\nAssistant called ${c.name} ${JSON.stringify(c.arguments)}`) ?? [];
+      const calls =
+        message.toolCalls?.map((c) => `\nAssistant called ${c.name} ${JSON.stringify(c.arguments)}`) ?? [];
       return `Assistant: ${message.content}${calls.join('')}`;
     }
     case 'tool':
@@ -96,8 +97,7 @@ export function buildSummaryInput(
 
 /** The outcome of one summary attempt. */
 export type SummaryOutcome =
-  | { ok: true; text: string }
-  | { ok: false; reason: 'failed' | 'longer' | 'empty'; warning: string };
+  { ok: true; text: string } | { ok: false; reason: 'failed' | 'longer' | 'empty'; warning: string };
 
 /**
  * Stage 2 (R-CTX-4): asks the summariser once; accepts its answer only if it is non-empty and its message is
@@ -114,10 +114,18 @@ export async function trySummarise(
   } catch (error) {
     if (signal.aborted) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: 'failed', warning: `Context summary failed (${why}); older messages were dropped instead.` };
+    return {
+      ok: false,
+      reason: 'failed',
+      warning: `Context summary failed (${why}); older messages were dropped instead.`,
+    };
   }
   if (text === '') {
-    return { ok: false, reason: 'empty', warning: 'Context summary was empty; older messages were dropped instead.' };
+    return {
+      ok: false,
+      reason: 'empty',
+      warning: 'Context summary was empty; older messages were dropped instead.',
+    };
   }
   const length = SUMMARY_MESSAGE_PREFIX.length + text.length;
   if (length >= input.replacedChars) {

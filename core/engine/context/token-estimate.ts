@@ -60,7 +60,8 @@ export function createTokenCounter(countTokens: CountTokens): TokenCounter {
       let tokens = cache.get(message);
       if (tokens === undefined) {
         tokens = MESSAGE_OVERHEAD_TOKENS + text(message.content);
-        if (message.role === 'assistant' && message.toolCalls?.length) tokens += text(JSON.stringify(message.toolCalls));
+        if (message.role === 'assistant' && message.toolCalls?.length)
+          tokens += text(JSON.stringify(message.toolCalls));
         cache.set(message, tokens);
       }
       return tokens;

@@ -59,7 +59,8 @@ export function trimToBudget(input: TrimInput): TrimResult {
   const offset = Math.min(input.historyStart ?? 0, history.length);
   const historyLength = history.length - offset;
   const total = historyLength + turn.length;
-  const at = (i: number): Message => (i < historyLength ? history[offset + i] : turn[i - historyLength]) as Message;
+  const at = (i: number): Message =>
+    (i < historyLength ? history[offset + i] : turn[i - historyLength]) as Message;
   const userIndex = turn[0]?.role === 'user' ? historyLength : -1;
   const user = turn[0];
   const countTokens = budget.maxTokens !== undefined && counter !== undefined;

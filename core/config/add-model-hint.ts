@@ -1,0 +1,10 @@
+/** The guidance of R-TTY-4 when config.json has no model at all. */
+export function addModelHint(configFile: string): string {
+  return `Add a model to ${configFile}, for example:
+{
+  "models": [
+    { "name": "gpt-4o", "provider": "openai", "apiKey": "\${OPENAI_API_KEY}", "active": true },
+    { "name": "llama3.2", "provider": "ollama", "baseUrl": "http://localhost:11434" }
+  ]
+}`;
+}
