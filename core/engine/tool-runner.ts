@@ -1,3 +1,4 @@
+import { ASK_USER_SERVER } from '../prompt/ask-user-spec.js';
 import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
 import type { Tool } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
@@ -92,17 +93,20 @@ export async function* runToolCall(
   }
 
   const tool = call.tool;
+  // hac's own tools (ask_user) are a conversation with the user, not an MCP call: no summary, no result line.
+  const builtin = tool.server === ASK_USER_SERVER;
   const confirm = needsConfirmation(tool, options.mode, options.confirmDestructiveTools);
-  yield {
-    type: 'tool-call',
-    id: call.id,
-    server: call.server,
-    serverDescription: call.serverDescription,
-    tool: call.name,
-    toolDescription: firstLine(tool.description) || undefined,
-    arguments: call.arguments,
-    needsConfirmation: confirm,
-  };
+  if (!builtin)
+    yield {
+      type: 'tool-call',
+      id: call.id,
+      server: call.server,
+      serverDescription: call.serverDescription,
+      tool: call.name,
+      toolDescription: firstLine(tool.description) || undefined,
+      arguments: call.arguments,
+      needsConfirmation: confirm,
+    };
   if (confirm) {
     for (;;) {
       yield { type: 'confirmation-request', id: call.id };
