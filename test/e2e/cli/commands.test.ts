@@ -142,6 +142,14 @@ describe('hac commands in a pseudo-terminal', () => {
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('sighup-exits-129', async () => {
+    const { home } = await setup();
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    process.kill(hac.pty.pid, 'SIGHUP');
+    expect((await hac.exited).exitCode).toBe(129);
+  });
+
   it('sessions-new-and-resume', async () => {
     const { fake, home } = await setup();
     fake.reply(openaiReply.text(['one']), openaiReply.text(['two']), openaiReply.text(['three']));
