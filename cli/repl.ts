@@ -21,7 +21,7 @@ export const PROMPT = 'humble-ai> ';
 type Activity =
   | { kind: 'prompt' }
   | { kind: 'turn'; controller: AbortController }
-  | { kind: 'confirm'; answer: (reply: string) => void };
+  | { kind: 'question'; cancel: () => void };
 
 /**
  * The interactive session (R-TTY-1..5) on Node's readline: line editing with wide characters, history in the
@@ -55,8 +55,8 @@ export async function runRepl(hac: Hac): Promise<number> {
   });
   rl.on('SIGINT', () => {
     if (activity.kind === 'turn') activity.controller.abort();
-    else if (activity.kind === 'confirm')
-      activity.answer('n'); // Ctrl+C at Y/N counts as "n" (R-LOOP-2)
+    else if (activity.kind === 'question')
+      activity.cancel(); // at Y/N it counts as "n" (R-LOOP-2)
     else rl.close(); // at the prompt: exit (seed)
   });
   const printAbove = (text: string) => {
@@ -69,10 +69,8 @@ export async function runRepl(hac: Hac): Promise<number> {
   };
   announceMcpProblems(hac, (line) => printAbove(styles.red(line) + '\n'));
 
-  const askLine = (question: string, signal?: AbortSignal): Promise<string> =>
-    new Promise((resolve, reject) => {
-      rl.question(question, signal ? { signal } : {}).then(resolve, reject);
-    });
+  const askLine = (question: string, signal: AbortSignal): Promise<string> =>
+    rl.question(question, { signal });
 
   const showOutput = async (output: CommandOutput): Promise<void> => {
     if (output.lines.length) out.write(`${output.lines.join('\n')}\n`);
@@ -80,7 +78,7 @@ export async function runRepl(hac: Hac): Promise<number> {
     if (output.question) {
       const controller = new AbortController();
       const previous = activity;
-      activity = { kind: 'confirm', answer: () => controller.abort() };
+      activity = { kind: 'question', cancel: () => controller.abort() };
       const reply = await askLine(output.question.prompt, controller.signal).catch(() => '0');
       activity = previous;
       await showOutput(await output.question.answer(reply));
@@ -116,7 +114,7 @@ export async function runRepl(hac: Hac): Promise<number> {
               const turn = activity;
               if (event.type === 'confirmation-request') {
                 const ask = new AbortController();
-                activity = { kind: 'confirm', answer: () => ask.abort() };
+                activity = { kind: 'question', cancel: () => ask.abort() };
                 const reply = await askLine(CONFIRM_QUESTION, AbortSignal.any([ask.signal, signal])).catch(
                   () => 'n',
                 );
