@@ -46,6 +46,9 @@ export function createFileLogger(logsDir: string, level: LogLevel): FileLogger {
     const log = electronLog.create({ logId: `hac-${logsDir}` });
     log.transports.console.level = false;
     const file = log.transports.file;
+    // Without a name electron-log looks for the nearest package.json from the script or the cwd, and when it finds
+    // none every write fails silently (hac run from an npm global install, or a bundled copy elsewhere).
+    file.setAppName('hac');
     file.level = currentLevel;
     file.maxSize = 0; // one file per day is the rotation (R-LOG-1)
     file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };

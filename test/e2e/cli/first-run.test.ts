@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
@@ -31,6 +31,12 @@ describe('hac in a pseudo-terminal', () => {
     expect(existsSync(path.join(hacHome, 'config.json'))).toBe(false);
     hac.write('/exit\r');
     expect((await hac.exited).exitCode).toBe(0);
+    // Run from a folder with no package.json above it (the pty's cwd is the temp home): the log is still written.
+    const [log] = readdirSync(path.join(hacHome, 'logs'));
+    expect(log).toMatch(/^application-hac-\d{4}-\d\d-\d\d\.log$/);
+    expect(readFileSync(path.join(hacHome, 'logs', log!), 'utf8')).toMatch(
+      /\[INFO\] hac \d+\.\d+\.\d+ started; active model: none\n/,
+    );
   });
 
   it('ctrl-c-at-the-prompt-exits-with-0', async () => {
