@@ -69,8 +69,16 @@ export async function runRepl(hac: Hac): Promise<number> {
   };
   announceMcpProblems(hac, (line) => printAbove(styles.red(line) + '\n'));
 
-  const askLine = (question: string, signal: AbortSignal): Promise<string> =>
-    rl.question(question, { signal });
+  // Replies to questions (Y/N, a choice) are not prompts: keep them out of the input history.
+  const askLine = async (question: string, signal: AbortSignal): Promise<string> => {
+    const reply = await rl.question(question, { signal });
+    const history = (rl as unknown as { history: string[] }).history;
+    if (history[0] === reply) {
+      history.shift();
+      rl.emit('history', history);
+    }
+    return reply;
+  };
 
   const showOutput = async (output: CommandOutput): Promise<void> => {
     if (output.lines.length) out.write(`${output.lines.join('\n')}\n`);

@@ -130,6 +130,10 @@ describe('hac chat in a pseudo-terminal', () => {
     await hac.waitFor('MCP call cancelled by user.');
     hac.write('/exit\r');
     expect((await hac.exited).exitCode).toBe(0);
+    // Y/N replies are answers, not prompts: the input history keeps only what was typed at humble-ai>.
+    expect(readFileSync(path.join(home, '.humble-ai-cli', 'history'), 'utf8')).toBe(
+      'use the tool\nagain\n/exit\n',
+    );
   });
 
   it('commands-help-unknown-set-tool-mode-and-set-model', async () => {
