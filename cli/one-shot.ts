@@ -1,6 +1,7 @@
 import { stylesFor, TranscriptRenderer, type EngineEvent, type Hac } from '../core/index.js';
 import type { CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { watchMcpProblems } from './mcp-problems.js';
 import { mark } from './profile.js';
 import { runTurn } from './turn-runner.js';
 
@@ -31,6 +32,7 @@ export async function runOneShot(hac: Hac, question: string, options: CliOptions
   };
 
   hac.startMcp();
+  await watchMcpProblems(hac, (line) => process.stderr.write(`${line}\n`))();
   try {
     const { status, hadError } = await runTurn(hac, question, controller.signal, render, (event) => {
       if (event.type === 'question') return Promise.resolve(''); // nobody to ask: ask_user gets "no answer"

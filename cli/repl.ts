@@ -12,6 +12,7 @@ import {
   type Hac,
 } from '../core/index.js';
 import { loadHistory, saveHistory, HISTORY_SIZE } from './input-history.js';
+import { watchMcpProblems } from './mcp-problems.js';
 import { mark } from './profile.js';
 import { runTurn, writeTo } from './turn-runner.js';
 
@@ -67,7 +68,7 @@ export async function runRepl(hac: Hac): Promise<number> {
     out.write(text);
     rl.prompt(true);
   };
-  announceMcpProblems(hac, (line) => printAbove(styles.red(line) + '\n'));
+  const checkMcp = watchMcpProblems(hac, (line) => printAbove(styles.red(line) + '\n'));
 
   // Replies to questions (Y/N, a choice) are not prompts: keep them out of the input history.
   const askLine = async (question: string, signal: AbortSignal): Promise<string> => {
@@ -96,6 +97,7 @@ export async function runRepl(hac: Hac): Promise<number> {
   rl.prompt();
   mark('prompt shown');
   hac.startMcp(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
+  void checkMcp(); // a broken mcp-servers.json is reported at start (R-MCP-9)
   for (;;) {
     const next = await lines.next();
     if (next.done) break; // Ctrl+D on an empty line, or the input ended
@@ -148,24 +150,4 @@ export async function runRepl(hac: Hac): Promise<number> {
   rl.close();
   await saving;
   return exitCode ?? 0;
-}
-
-/** One line per MCP server that fails, and the mcp-servers.json error, each shown once (R-MCP-5, R-MCP-9). */
-function announceMcpProblems(hac: Hac, print: (line: string) => void): void {
-  const shown = new Set<string>();
-  let configShown = false;
-  hac.onMcpChange(() => {
-    void hac.commands.mcpServers().then(({ servers, error }) => {
-      if (error && !configShown) {
-        configShown = true;
-        print(`${error.message}\nhac runs without MCP tools; see /mcp.`);
-      }
-      for (const s of servers) {
-        if (s.state === 'failed' && !shown.has(s.name)) {
-          shown.add(s.name);
-          print(`MCP server "${s.name}" failed: ${s.reason ?? 'unknown error'} (see /mcp)`);
-        }
-      }
-    });
-  });
 }

@@ -91,6 +91,8 @@ describe('hac commands in a pseudo-terminal', () => {
     });
     fake.reply(openaiReply.text(['still here']));
     const hac = start(home);
+    await hac.waitFor('mcp-servers.json is not valid'); // at start, without asking (R-MCP-9)
+    await hac.waitFor('hac runs without MCP tools; see /mcp.');
     await hac.waitFor('humble-ai> ');
     hac.write('hello\r');
     await hac.waitFor('still here');
