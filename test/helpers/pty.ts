@@ -64,11 +64,13 @@ export class HacPty {
     }
   }
 
-  kill(): void {
+  /** Ends hac and waits (up to 5 s) until it has exited, so nothing still writes into the temp home. */
+  async kill(): Promise<void> {
     try {
       this.pty.kill();
     } catch {
       /* already gone */
     }
+    await Promise.race([this.exited, new Promise((r) => setTimeout(r, 5_000))]);
   }
 }

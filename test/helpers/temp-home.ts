@@ -7,7 +7,7 @@ import { afterEach } from 'vitest';
 export function useTempDir(prefix = 'hac-test-'): () => string {
   const made: string[] = [];
   afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
   return () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), prefix));

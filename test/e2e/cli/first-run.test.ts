@@ -7,8 +7,8 @@ import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
 const running: HacPty[] = [];
-afterEach(() => {
-  for (const p of running.splice(0)) p.kill();
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.kill()));
 });
 
 function start(home: string, args: string[] = []): HacPty {
