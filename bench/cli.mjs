@@ -41,13 +41,26 @@ function home(servers) {
   const dir = mkdtempSync(join(tmpdir(), 'hac-bench-'));
   const hacHome = join(dir, '.humble-ai-cli');
   mkdirSync(hacHome);
-  writeFileSync(join(hacHome, 'config.json'), JSON.stringify({ models: [{ name: 'gpt-bench', provider: 'openai', apiKey: 'sk-bench-000000', baseUrl, active: true }] }));
+  writeFileSync(
+    join(hacHome, 'config.json'),
+    JSON.stringify({
+      models: [{ name: 'gpt-bench', provider: 'openai', apiKey: 'sk-bench-000000', baseUrl, active: true }],
+    }),
+  );
   writeFileSync(join(hacHome, 'system_prompt.txt'), 'You are terse.\n');
   if (servers) {
-    const entries = Object.fromEntries(Array.from({ length: servers }, (_, i) => [`s${i}`, { command: process.execPath, args: [testServer, 'stdio'] }]));
+    const entries = Object.fromEntries(
+      Array.from({ length: servers }, (_, i) => [
+        `s${i}`,
+        { command: process.execPath, args: [testServer, 'stdio'] },
+      ]),
+    );
     writeFileSync(join(hacHome, 'mcp-servers.json'), JSON.stringify({ mcpServers: entries }));
   }
-  return { dir, env: { PATH: process.env.PATH, HOME: dir, HAC_HOME: hacHome, LANG: 'C.UTF-8', TERM: 'xterm-256color' } };
+  return {
+    dir,
+    env: { PATH: process.env.PATH, HOME: dir, HAC_HOME: hacHome, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
+  };
 }
 
 function run(cmd, args, env, { stdin = '' } = {}) {
@@ -58,7 +71,11 @@ function run(cmd, args, env, { stdin = '' } = {}) {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - start, stdout, stderr }) : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}\n${stderr}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ ms: performance.now() - start, stdout, stderr })
+        : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}\n${stderr}`)),
+    );
     child.stdin.end(stdin);
   });
 }
@@ -106,8 +123,12 @@ try {
     prompt3.push(await timeToPrompt(three.env));
   }
   console.log(`node -e ''                      ${fmt(median(floor))}`);
-  console.log(`prompt, 0 MCP servers           ${fmt(median(prompt0))}  (${(median(prompt0) / median(floor)).toFixed(2)}x node; target <= 150 ms)`);
-  console.log(`prompt, 3 MCP servers           ${fmt(median(prompt3))}  (+${fmt(median(prompt3) - median(prompt0))} vs 0 servers)`);
+  console.log(
+    `prompt, 0 MCP servers           ${fmt(median(prompt0))}  (${(median(prompt0) / median(floor)).toFixed(2)}x node; target <= 150 ms)`,
+  );
+  console.log(
+    `prompt, 3 MCP servers           ${fmt(median(prompt3))}  (+${fmt(median(prompt3) - median(prompt0))} vs 0 servers)`,
+  );
 
   // 2. One-shot answer vs the bare SDK script.
   const expected = `${WORDS.join('')}\n`;
@@ -116,24 +137,39 @@ try {
   for (let i = 0; i < runs + 1; i++) {
     const h = await run(process.execPath, [hacBin, '-p', 'hello'], plain.env);
     const b = await run(process.execPath, [bareFile], plain.env);
-    if (h.stdout !== expected || b.stdout !== expected) throw new Error(`unexpected output: ${JSON.stringify(h.stdout)} / ${JSON.stringify(b.stdout)}`);
+    if (h.stdout !== expected || b.stdout !== expected)
+      throw new Error(`unexpected output: ${JSON.stringify(h.stdout)} / ${JSON.stringify(b.stdout)}`);
     if (i > 0) {
       hacRuns.push(h.ms);
       bareRuns.push(b.ms);
     }
   }
   console.log(`bare openai SDK script          ${fmt(median(bareRuns))}`);
-  console.log(`hac -p                          ${fmt(median(hacRuns))}  (${(median(hacRuns) / median(bareRuns)).toFixed(2)}x the bare script; target <= 0.7x)`);
+  console.log(
+    `hac -p                          ${fmt(median(hacRuns))}  (${(median(hacRuns) / median(bareRuns)).toFixed(2)}x the bare script; target <= 0.7x)`,
+  );
 
-  const rss = async (args) => Number((await run('/usr/bin/time', ['-f', '%M', process.execPath, ...args], plain.env)).stderr.trim().split('\n').at(-1));
+  const rss = async (args) =>
+    Number(
+      (await run('/usr/bin/time', ['-f', '%M', process.execPath, ...args], plain.env)).stderr
+        .trim()
+        .split('\n')
+        .at(-1),
+    );
   const hacRss = await rss([hacBin, '-p', 'hello']);
   const bareRss = await rss([bareFile]);
-  console.log(`peak RSS: hac -p ${(hacRss / 1024).toFixed(1)} MB, bare script ${(bareRss / 1024).toFixed(1)} MB  (${(hacRss / bareRss).toFixed(2)}x; target <= 1x)`);
+  console.log(
+    `peak RSS: hac -p ${(hacRss / 1024).toFixed(1)} MB, bare script ${(bareRss / 1024).toFixed(1)} MB  (${(hacRss / bareRss).toFixed(2)}x; target <= 1x)`,
+  );
 
   // 3. Phases of one hac -p run.
   const profiled = await run(process.execPath, [hacBin, '-p', 'hello'], { ...plain.env, HAC_PROFILE: '1' });
   const marks = profiled.stderr.split('\n').filter((l) => l.startsWith('[hac-profile]'));
-  console.log(marks.length ? `phases (ms since process start):\n  ${marks.join('\n  ')}` : 'phases: (hac printed no profile marks)');
+  console.log(
+    marks.length
+      ? `phases (ms since process start):\n  ${marks.join('\n  ')}`
+      : 'phases: (hac printed no profile marks)',
+  );
 } finally {
   server.close();
   rmSync(plain.dir, { recursive: true, force: true });

@@ -59,7 +59,9 @@ await bare.close();
 const p = median(poolTimes);
 const b = median(bareTimes);
 const target = 1.1 * b + 1;
-console.log(`tool call, median of ${calls}: pool ${ms(p)}, bare SDK client ${ms(b)}, ratio ${(p / b).toFixed(2)}x; target <= ${ms(target)}: ${p <= target ? 'met' : 'MISSED'}`);
+console.log(
+  `tool call, median of ${calls}: pool ${ms(p)}, bare SDK client ${ms(b)}, ratio ${(p / b).toFixed(2)}x; target <= ${ms(target)}: ${p <= target ? 'met' : 'MISSED'}`,
+);
 
 // 2. Parallel start.
 async function startTime(count) {

@@ -17,7 +17,14 @@ const dir = mkdtempSync(join(tmpdir(), 'hac-bench-parse-'));
 const out = join(dir, 'prompt.mjs');
 const built = spawnSync(
   join(root, 'node_modules/.bin/esbuild'),
-  ['core/prompt/index.ts', '--bundle', '--platform=node', '--format=esm', `--outfile=${out}`, '--log-level=warning'],
+  [
+    'core/prompt/index.ts',
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    `--outfile=${out}`,
+    '--log-level=warning',
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 if (built.status !== 0) throw new Error('esbuild failed');

@@ -3,7 +3,13 @@ export { createHac, type CreateHacOptions, type Hac } from './create-hac.js';
 export { Engine, NO_ACTIVE_MODEL, RESPONSE_CANCELLED, CONNECTING_MCP } from './engine/engine.js';
 export { runCommand, isCommand, completeCommand, COMMANDS } from './commands/run-command.js';
 export type { CommandOutput, CommandContext } from './commands/command-types.js';
-export { TranscriptRenderer, WAITING_LINE, THINKING_START, THINKING_END, CONFIRM_QUESTION } from './transcript/transcript.js';
+export {
+  TranscriptRenderer,
+  WAITING_LINE,
+  THINKING_START,
+  THINKING_END,
+  CONFIRM_QUESTION,
+} from './transcript/transcript.js';
 export { stylesFor, ANSI_STYLES, PLAIN_STYLES, type Styles } from './transcript/styles.js';
 export { ConfigError, HacError } from './errors/hac-error.js';
 export { hacPaths, resolveHome, type HacPaths } from './config/paths.js';

@@ -1,7 +1,13 @@
 // The MCP client pool's public surface. No top-level side effects: hosts import() it lazily.
 export { McpPool, type McpPoolEvent, type McpPoolOptions, type McpServerStatus } from './mcp-pool.js';
 export type { McpServerState } from './mcp-connection.js';
-export { loadMcpServers, parseMcpServers, type McpServerConfig, type McpServersFile, type McpTransportKind } from './mcp-config.js';
+export {
+  loadMcpServers,
+  parseMcpServers,
+  type McpServerConfig,
+  type McpServersFile,
+  type McpTransportKind,
+} from './mcp-config.js';
 export { McpPoolError, type McpErrorCode } from './mcp-errors.js';
 export { McpTool } from './mcp-tool.js';
 export type { McpToolInfo } from './list-tools.js';

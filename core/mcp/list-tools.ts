@@ -21,7 +21,10 @@ export async function listAllTools(client: Client): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, toolsPage);
+    const page = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      toolsPage,
+    );
     for (const raw of page.tools) {
       if (typeof raw.name === 'string') tools.push(toToolInfo(raw));
     }

@@ -89,7 +89,9 @@ export function parseMcpServers(file: string, text: string): McpServerConfig[] {
     throw new ConfigError(
       file,
       result.error.issues.map((issue) => {
-        const lastKey = [...issue.path].reverse().find((k) => typeof k === 'string' && !isServerName(issue.path, k));
+        const lastKey = [...issue.path]
+          .reverse()
+          .find((k) => typeof k === 'string' && !isServerName(issue.path, k));
         return {
           at: formatJsonPath(issue.path) || '(top level)',
           message: issue.message,
@@ -113,7 +115,11 @@ function isServerName(path: readonly PropertyKey[], key: PropertyKey): boolean {
   return path[0] === 'mcpServers' && path[1] === key;
 }
 
-function resolveServer(name: string, entry: ServerEntry, problems: FileProblem[]): McpServerConfig | undefined {
+function resolveServer(
+  name: string,
+  entry: ServerEntry,
+  problems: FileProblem[],
+): McpServerConfig | undefined {
   const at = formatJsonPath(['mcpServers', name]);
   if (entry.command && entry.url) {
     problems.push({

@@ -3,7 +3,12 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
@@ -129,14 +134,26 @@ export class McpConnection {
     }
     if (this.session) return this.session;
     if (this.opening || this.state === 'disconnected') {
-      if (!this.opening) this.options.logger.warn(`MCP server "${this.name}": reconnecting (${this.reason ?? 'session closed'}).`);
+      if (!this.opening)
+        this.options.logger.warn(
+          `MCP server "${this.name}": reconnecting (${this.reason ?? 'session closed'}).`,
+        );
       const session = await abortable(this.open(), signal);
       if (session) return session;
     }
-    throw new McpPoolError('mcp-not-connected', this.name, `MCP server "${this.name}" is not connected: ${this.reason ?? 'not started'}.`);
+    throw new McpPoolError(
+      'mcp-not-connected',
+      this.name,
+      `MCP server "${this.name}" is not connected: ${this.reason ?? 'not started'}.`,
+    );
   }
 
-  private async callOn(session: Session, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  private async callOn(
+    session: Session,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallResult> {
     this.options.logger.debug(`MCP ${this.name}/${tool} call: ${JSON.stringify(args)}`);
     // The SDK never removes its abort listener from the signal it gets; a per-call child signal keeps a
     // turn's signal from collecting one listener per call (Node warns on stderr after 10).
@@ -149,7 +166,8 @@ export class McpConnection {
         timeout: this.config.timeoutMs,
         resetTimeoutOnProgress: true,
         // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
-        onprogress: (progress) => this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
+        onprogress: (progress) =>
+          this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
       });
       this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
       return result;
@@ -160,12 +178,25 @@ export class McpConnection {
 
   private callError(tool: string, error: unknown, signal: AbortSignal): McpPoolError {
     if (error instanceof McpPoolError) return error;
-    if (signal.aborted) return new McpPoolError('cancelled', this.name, `The call to ${this.name}/${tool} was cancelled.`, { cause: error });
+    if (signal.aborted)
+      return new McpPoolError('cancelled', this.name, `The call to ${this.name}/${tool} was cancelled.`, {
+        cause: error,
+      });
     if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
       const seconds = this.config.timeoutMs / 1000;
-      return new McpPoolError('mcp-timeout', this.name, `${this.name}/${tool} did not answer within ${seconds} s.`, { cause: error });
+      return new McpPoolError(
+        'mcp-timeout',
+        this.name,
+        `${this.name}/${tool} did not answer within ${seconds} s.`,
+        { cause: error },
+      );
     }
-    return new McpPoolError('mcp-call-failed', this.name, `${this.name}/${tool} failed: ${describeError(error)}`, { cause: error });
+    return new McpPoolError(
+      'mcp-call-failed',
+      this.name,
+      `${this.name}/${tool} failed: ${describeError(error)}`,
+      { cause: error },
+    );
   }
 
   private async connectSession(generation: number, signal: AbortSignal): Promise<Session> {
@@ -173,10 +204,19 @@ export class McpConnection {
     const transport = this.createTransport();
     const client = new Client(clientInfo, { capabilities: {} });
     let markExited!: () => void;
-    const session: Session = { client, transport, exited: new Promise((resolve) => (markExited = resolve)), closing: false };
+    const session: Session = {
+      client,
+      transport,
+      exited: new Promise((resolve) => (markExited = resolve)),
+      closing: false,
+    };
     client.onclose = () => {
       markExited();
-      if (!session.closing) this.lost(session, this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed');
+      if (!session.closing)
+        this.lost(
+          session,
+          this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed',
+        );
     };
     client.onerror = (error) => {
       logger.debug(`MCP ${this.name} transport: ${describeError(error)}`);
@@ -192,7 +232,10 @@ export class McpConnection {
     const seconds = connectTimeoutMs / 1000;
     try {
       logger.debug(`MCP ${this.name}: connecting over ${this.config.transport}.`);
-      await abortable(withTimeout(client.connect(transport), connectTimeoutMs, `no answer within ${seconds} s`), signal);
+      await abortable(
+        withTimeout(client.connect(transport), connectTimeoutMs, `no answer within ${seconds} s`),
+        signal,
+      );
       const tools = await abortable(
         withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
         signal,
@@ -215,7 +258,9 @@ export class McpConnection {
     const keys = Object.keys(config.env);
     if (config.transport === 'stdio') {
       const args = config.args.map((arg) => substituteVars(arg, env, `${where} args`));
-      logger.debug(`MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`);
+      logger.debug(
+        `MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`,
+      );
       const transport = new StdioClientTransport({
         command: config.command ?? '',
         args,
@@ -225,12 +270,15 @@ export class McpConnection {
         stderr: 'pipe',
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of this.stderr.push(chunk.toString('utf8'))) logger.info(`MCP ${config.name} stderr: ${line}`);
+        for (const line of this.stderr.push(chunk.toString('utf8')))
+          logger.info(`MCP ${config.name} stderr: ${line}`);
       });
       return transport;
     }
     const headers = substituteMap(config.env, env, `${where} env`);
-    logger.debug(`MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`);
+    logger.debug(
+      `MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`,
+    );
     const url = new URL(config.url ?? '');
     const requestInit = { headers };
     return config.transport === 'sse'
@@ -243,7 +291,9 @@ export class McpConnection {
       const tools = await listAllTools(session.client);
       if (session !== this.session) return;
       this.tools = tools;
-      this.options.logger.debug(`MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+      this.options.logger.debug(
+        `MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`,
+      );
       this.options.onChange();
     } catch (error) {
       this.options.logger.warn(`MCP server "${this.name}": refreshing tools failed: ${describeError(error)}`);
@@ -265,7 +315,9 @@ export class McpConnection {
     const { killAfterMs } = this.options;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // close() alone leaves the server's session open (sdk-facts).
-      await withTimeout(transport.terminateSession(), killAfterMs, 'terminate timed out').catch(() => undefined);
+      await withTimeout(transport.terminateSession(), killAfterMs, 'terminate timed out').catch(
+        () => undefined,
+      );
     }
     if (!(transport instanceof StdioClientTransport)) {
       await client.close().catch(() => undefined);

@@ -35,7 +35,10 @@ export function isSessionGone(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 400;
   if (error instanceof SseError) return true;
   if (error instanceof TypeError) return /fetch failed|terminated/i.test(error.message);
-  return error instanceof Error && /^Not connected$|SSE stream disconnected|Maximum reconnection attempts/.test(error.message);
+  return (
+    error instanceof Error &&
+    /^Not connected$|SSE stream disconnected|Maximum reconnection attempts/.test(error.message)
+  );
 }
 
 /**

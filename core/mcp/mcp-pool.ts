@@ -102,14 +102,21 @@ export class McpPool {
   tools(): Tool[] {
     return this.connections
       .filter((c) => c.state === 'connected' || c.state === 'disconnected')
-      .flatMap((c) => c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)));
+      .flatMap((c) =>
+        c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)),
+      );
   }
 
   /**
    * Calls a tool and converts its result to text (R-LOOP-5). Throws McpPoolError for an unknown or
    * disabled server, a failed session, a timeout (`mcp-timeout`) or a cancel (`cancelled`).
    */
-  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
     this.assertOpen(server);
     const result = await this.connection(server).call(tool, args, signal);
     return toolResultText(result);
@@ -142,7 +149,9 @@ export class McpPool {
   async close(): Promise<void> {
     this.closed = true;
     await this.started;
-    await Promise.all(this.connections.map((c) => c.stop(c.state === 'disabled' ? 'disabled' : 'disconnected')));
+    await Promise.all(
+      this.connections.map((c) => c.stop(c.state === 'disabled' ? 'disabled' : 'disconnected')),
+    );
     this.listeners.clear();
   }
 
@@ -154,7 +163,9 @@ export class McpPool {
       this.loadError =
         error instanceof ConfigError
           ? error
-          : new ConfigError(this.options.file, [{ at: '(file)', message: `cannot be read: ${describeError(error)}` }]);
+          : new ConfigError(this.options.file, [
+              { at: '(file)', message: `cannot be read: ${describeError(error)}` },
+            ]);
       this.logger.error(this.loadError.message);
       return;
     }
@@ -175,12 +186,18 @@ export class McpPool {
   }
 
   private assertOpen(server: string): void {
-    if (this.closed) throw new McpPoolError('mcp-not-connected', server, 'MCP servers are closed: hac is shutting down.');
+    if (this.closed)
+      throw new McpPoolError('mcp-not-connected', server, 'MCP servers are closed: hac is shutting down.');
   }
 
   private connection(server: string): McpConnection {
     const found = this.connections.find((c) => c.name === server);
-    if (!found) throw new McpPoolError('mcp-unknown-server', server, `No MCP server named "${server}" in mcp-servers.json.`);
+    if (!found)
+      throw new McpPoolError(
+        'mcp-unknown-server',
+        server,
+        `No MCP server named "${server}" in mcp-servers.json.`,
+      );
     return found;
   }
 

@@ -40,7 +40,8 @@ function partText(part: Part): string {
       return `[${part.type} ${str(part.mimeType) ?? 'unknown type'}, ${base64Bytes(part.data)} bytes]`;
     case 'resource': {
       const resource = isPart(part.resource) ? part.resource : {};
-      const size = typeof resource.text === 'string' ? Buffer.byteLength(resource.text) : base64Bytes(resource.blob);
+      const size =
+        typeof resource.text === 'string' ? Buffer.byteLength(resource.text) : base64Bytes(resource.blob);
       return `[resource ${describeResource(resource)}, ${size} bytes]`;
     }
     case 'resource_link':

@@ -13,7 +13,11 @@ const DESCRIPTION_KEYS = ['description', 'inputSchema', 'input_schema'];
  * The calls a JSON value stands for, or null when it is ordinary data (R-PARSE-2). `forced` is for values
  * that are calls by their wrapping (`<tool_call>`): they never come back null.
  */
-export function classifyValue(value: unknown, resolver: ToolResolver, forced: boolean): FunctionCall[] | null {
+export function classifyValue(
+  value: unknown,
+  resolver: ToolResolver,
+  forced: boolean,
+): FunctionCall[] | null {
   if (Array.isArray(value)) return classifyArray(value, resolver, forced);
   if (isPlainObject(value)) {
     if (Array.isArray(value.tool_calls)) return classifyArray(value.tool_calls, resolver, forced);
@@ -45,7 +49,11 @@ function classifyArray(items: unknown[], resolver: ToolResolver, forced: boolean
   );
 }
 
-function classifyObject(o: Record<string, unknown>, resolver: ToolResolver, forced: boolean): FunctionCall | null {
+function classifyObject(
+  o: Record<string, unknown>,
+  resolver: ToolResolver,
+  forced: boolean,
+): FunctionCall | null {
   // OpenAI's own shape: {"type": "function", "function": {"name": ..., "arguments": "..."}}.
   if (isPlainObject(o.function) && typeof o.function.name === 'string') {
     const inner = { ...o.function };
@@ -58,7 +66,9 @@ function classifyObject(o: Record<string, unknown>, resolver: ToolResolver, forc
   const hasArguments = 'arguments' in o || 'parameters' in o;
   const attempted = forced || (name !== undefined && (server !== undefined || hasArguments));
   if (name === undefined) {
-    return attempted ? error(undefined, undefined, `The function call names no tool. ${CALL_SHAPE}`, resolver) : null;
+    return attempted
+      ? error(undefined, undefined, `The function call names no tool. ${CALL_SHAPE}`, resolver)
+      : null;
   }
   if (!hasArguments && !forced && DESCRIPTION_KEYS.some((k) => k in o)) return null;
 
@@ -73,7 +83,10 @@ function classifyObject(o: Record<string, unknown>, resolver: ToolResolver, forc
   }
   if (found.kind === 'unknown') {
     if (!attempted) return null;
-    const what = server === undefined ? `There is no tool named "${name}".` : `There is no tool "${name}" on server "${server}".`;
+    const what =
+      server === undefined
+        ? `There is no tool named "${name}".`
+        : `There is no tool "${name}" on server "${server}".`;
     return error(server, name, what, resolver);
   }
   const { tool } = found;
@@ -112,7 +125,10 @@ function error(
   what: string,
   resolver: ToolResolver,
 ): AttemptedCallError {
-  const e: AttemptedCallError = { type: 'attempted-call-error', message: `${what} ${resolver.describeAvailable()}` };
+  const e: AttemptedCallError = {
+    type: 'attempted-call-error',
+    message: `${what} ${resolver.describeAvailable()}`,
+  };
   if (server !== undefined) e.server = server;
   if (name !== undefined) e.name = name;
   return e;

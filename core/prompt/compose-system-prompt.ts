@@ -38,6 +38,9 @@ export function composeSystemPrompt(input: SystemPromptInput): string {
 }
 
 /** The servers a prompt-mode model sees: the MCP servers, then `hac` with ask_user when it is on. */
-export function promptServers(servers: readonly PromptServerSpec[], askUserTool: boolean): PromptServerSpec[] {
+export function promptServers(
+  servers: readonly PromptServerSpec[],
+  askUserTool: boolean,
+): PromptServerSpec[] {
   return askUserTool ? [...servers, askUserServerSpec()] : [...servers];
 }

@@ -21,7 +21,8 @@ export class FenceCloser {
         if (c === '`') this.ticks++;
         else if (c === '\n') {
           if (this.ticks >= this.openTicks) return true;
-        } else if ((c === ' ' || c === '\t' || c === '\r') && this.ticks >= this.openTicks) this.phase = 'trail';
+        } else if ((c === ' ' || c === '\t' || c === '\r') && this.ticks >= this.openTicks)
+          this.phase = 'trail';
         else this.phase = 'none';
         break;
       case 'trail':

@@ -56,7 +56,16 @@ type Mode =
   | 'tag-body' // held up to the closing tag
   | 'after-call'; // drops the blank rest of the line after a hidden call
 
-const JSONISH_FENCES = new Set(['', 'json', 'jsonc', 'json5', 'tool_call', 'tool_code', 'function_call', 'xml']);
+const JSONISH_FENCES = new Set([
+  '',
+  'json',
+  'jsonc',
+  'json5',
+  'tool_call',
+  'tool_code',
+  'function_call',
+  'xml',
+]);
 const MAX_TAG_OPEN = 200;
 
 function isBlank(c: string): boolean {
@@ -127,7 +136,10 @@ class Splitter implements HoldBack {
     try {
       work();
     } catch {
-      const rest = this.frames.map((f) => f.s.slice(f.i)).reverse().join('');
+      const rest = this.frames
+        .map((f) => f.s.slice(f.i))
+        .reverse()
+        .join('');
       this.frames.length = 0;
       this.release(this.held + rest);
       this.toText(false);
@@ -412,7 +424,8 @@ class Splitter implements HoldBack {
         continue;
       }
       // Right after the name: `>`, `/` or a blank; `<tool_calls>` is another tag.
-      if (at === this.tagName.length + 1 && c !== '>' && c !== '/' && !isBlank(c)) return this.failTag(s, i, j);
+      if (at === this.tagName.length + 1 && c !== '>' && c !== '/' && !isBlank(c))
+        return this.failTag(s, i, j);
       if (c === '>') {
         this.held += s.slice(i, j + 1);
         this.openTag();

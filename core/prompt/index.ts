@@ -13,6 +13,11 @@ export { FUNCTION_CALL_BLOCK } from './function-call-block.js';
 export type { AttemptedCallError, FunctionCall, ToolCallRequest } from './function-call.js';
 export { NO_TOOL_FUNCTIONS_BLOCK, hasAnyTool, renderFunctionsBlock } from './functions-block.js';
 export { createHoldBack, type HoldBack, type HoldBackOutput, type HoldBackResult } from './hold-back.js';
-export { NATIVE_NAME_MAX, createNativeToolNames, nativeToolName, type NativeToolNames } from './native-tool-names.js';
+export {
+  NATIVE_NAME_MAX,
+  createNativeToolNames,
+  nativeToolName,
+  type NativeToolNames,
+} from './native-tool-names.js';
 export { parseFunctionCalls, type ParsedModelText } from './parse-function-calls.js';
 export type { PromptServerSpec, PromptToolSpec, ToolRef } from './prompt-tools.js';

@@ -3,9 +3,7 @@ import type { ToolRef } from './prompt-tools.js';
 
 /** How a tool named in model text maps onto the available tools. */
 export type ToolResolution =
-  | { kind: 'found'; tool: ToolRef }
-  | { kind: 'ambiguous'; servers: string[] }
-  | { kind: 'unknown' };
+  { kind: 'found'; tool: ToolRef } | { kind: 'ambiguous'; servers: string[] } | { kind: 'unknown' };
 
 /** Finds available tools by the names models write: exact pairs, unique names, `S__N` and native names. */
 export interface ToolResolver {
@@ -29,7 +27,11 @@ export function createToolResolver(tools: readonly ToolRef[]): ToolResolver {
   const refs = [...pairs.values()];
   // The original's `S__N`, our native names (sanitized, maybe hashed) and `S/N`; the first tool keeps a name.
   for (const entry of createNativeToolNames(refs).entries) {
-    for (const alias of [`${entry.server}__${entry.name}`, entry.nativeName, `${entry.server}/${entry.name}`]) {
+    for (const alias of [
+      `${entry.server}__${entry.name}`,
+      entry.nativeName,
+      `${entry.server}/${entry.name}`,
+    ]) {
       if (!namespaced.has(alias)) namespaced.set(alias, { server: entry.server, name: entry.name });
     }
   }
@@ -43,7 +45,9 @@ export function createToolResolver(tools: readonly ToolRef[]): ToolResolver {
         const aliased = namespaced.get(name);
         if (aliased && aliased.server === server) return { kind: 'found', tool: aliased };
         // A server name in the wrong case still names one server.
-        const folded = (byName.get(name) ?? []).filter((t) => t.server.toLowerCase() === server.toLowerCase());
+        const folded = (byName.get(name) ?? []).filter(
+          (t) => t.server.toLowerCase() === server.toLowerCase(),
+        );
         if (folded.length === 1 && folded[0]) return { kind: 'found', tool: folded[0] };
         return { kind: 'unknown' };
       }
@@ -66,6 +70,8 @@ function describe(refs: readonly ToolRef[]): string {
   if (refs.length === 0) return 'No tool is available.';
   const servers = new Map<string, string[]>();
   for (const ref of refs) servers.set(ref.server, [...(servers.get(ref.server) ?? []), ref.name]);
-  const parts = [...servers].map(([server, names]) => `${names.map((n) => `"${n}"`).join(', ')} on server "${server}"`);
+  const parts = [...servers].map(
+    ([server, names]) => `${names.map((n) => `"${n}"`).join(', ')} on server "${server}"`,
+  );
   return `Available tools: ${parts.join('; ')}.`;
 }

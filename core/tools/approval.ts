@@ -14,7 +14,6 @@ export function needsConfirmation(tool: Tool, mode: ToolCallMode, confirmDestruc
   return confirmDestructiveTools && tool.annotations.destructiveHint === true;
 }
 
-
 /** How a typed reply to `Call now? (Y/N): ` reads: yes, no, or neither (ask again). */
 export function readConfirmation(reply: string): 'yes' | 'no' | 'invalid' {
   const answer = reply.trim().toLowerCase();

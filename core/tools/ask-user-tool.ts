@@ -1,4 +1,9 @@
-import { ASK_USER_DESCRIPTION, ASK_USER_INPUT_SCHEMA, ASK_USER_SERVER, ASK_USER_TOOL_NAME } from '../prompt/ask-user-spec.js';
+import {
+  ASK_USER_DESCRIPTION,
+  ASK_USER_INPUT_SCHEMA,
+  ASK_USER_SERVER,
+  ASK_USER_TOOL_NAME,
+} from '../prompt/ask-user-spec.js';
 import type { Tool, ToolResult } from './tool.js';
 
 /** How the engine puts a question to whoever is at the keyboard; resolves with the raw reply. */

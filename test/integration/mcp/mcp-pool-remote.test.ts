@@ -38,7 +38,10 @@ describe('McpPool with @modelcontextprotocol/server-everything', () => {
     expect(pool.status()[0]).toMatchObject({ name: 'e', state: 'connected' });
     const names = pool.tools().map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image']));
-    expect(await pool.call('e', 'echo', { message: 'hello' }, never)).toEqual({ text: 'Echo: hello', isError: false });
+    expect(await pool.call('e', 'echo', { message: 'hello' }, never)).toEqual({
+      text: 'Echo: hello',
+      isError: false,
+    });
     expect((await pool.call('e', 'get-sum', { a: 2, b: 3 }, never)).text).toContain('5');
     const image = await pool.call('e', 'get-tiny-image', {}, never);
     expect(image.text).toMatch(/\[image image\/png, \d+ bytes\]/);
@@ -58,14 +61,18 @@ describe('McpPool with @modelcontextprotocol/server-everything', () => {
 
   it('works-over-streamable-http', async () => {
     const server = track(await startEverything('streamableHttp'));
-    const { pool } = await startPool({ e: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'streamable-http' } });
+    const { pool } = await startPool({
+      e: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'streamable-http' },
+    });
     expect(pool.status()[0]!.transport).toBe('http');
     await checkEverything(pool);
   });
 });
 
 describe('remote servers get env as headers on every request', () => {
-  async function recorded(port: number): Promise<{ method: string; path: string; headers: Record<string, string> }[]> {
+  async function recorded(
+    port: number,
+  ): Promise<{ method: string; path: string; headers: Record<string, string> }[]> {
     return (await fetch(`http://127.0.0.1:${port}/recorded`)).json() as never;
   }
 
@@ -75,16 +82,27 @@ describe('remote servers get env as headers on every request', () => {
   ] as const)('sends-every-env-entry-on-every-%s-request', async (transport, pathname) => {
     const server = track(await startListening([headerServer, transport]));
     const { pool, logger } = await startPool(
-      { h: { url: `http://127.0.0.1:${server.port}${pathname}`, transport, env: { Authorization: 'Bearer ${TOKEN}', 'X-Team': 'blue' } } },
+      {
+        h: {
+          url: `http://127.0.0.1:${server.port}${pathname}`,
+          transport,
+          env: { Authorization: 'Bearer ${TOKEN}', 'X-Team': 'blue' },
+        },
+      },
       { TOKEN: 'secret-token' },
     );
     expect(await pool.call('h', 'ping', {}, never)).toEqual({ text: 'pong', isError: false });
     await pool.close();
     const requests = await recorded(server.port);
     const methods = new Set(requests.map((r) => r.method));
-    expect(methods).toEqual(transport === 'sse' ? new Set(['GET', 'POST']) : new Set(['POST', 'GET', 'DELETE']));
+    expect(methods).toEqual(
+      transport === 'sse' ? new Set(['GET', 'POST']) : new Set(['POST', 'GET', 'DELETE']),
+    );
     for (const request of requests) {
-      expect(request.headers, `${request.method} ${request.path}`).toMatchObject({ authorization: 'Bearer secret-token', 'x-team': 'blue' });
+      expect(request.headers, `${request.method} ${request.path}`).toMatchObject({
+        authorization: 'Bearer secret-token',
+        'x-team': 'blue',
+      });
     }
     expect(logger.text()).not.toContain('secret-token');
     expect(logger.text()).not.toContain('blue');
@@ -95,7 +113,9 @@ describe('remote servers get env as headers on every request', () => {
 describe('remote session loss', () => {
   it('reconnects-to-a-restarted-streamable-http-server-and-retries-the-undelivered-call', async () => {
     const first = track(await startListening([testServer, 'http']));
-    const { pool, logger } = await startPool({ t: { url: `http://127.0.0.1:${first.port}/mcp`, transport: 'http' } });
+    const { pool, logger } = await startPool({
+      t: { url: `http://127.0.0.1:${first.port}/mcp`, transport: 'http' },
+    });
     const pidBefore = (await pool.call('t', 'pid', {}, never)).text;
     await first.stop();
     const second = track(await startListening([testServer, 'http'], { PORT: String(first.port) }));
@@ -122,7 +142,9 @@ describe('remote session loss', () => {
 
   it('a-call-to-a-stopped-server-is-a-tool-error-and-the-server-shows-why', async () => {
     const server = track(await startListening([testServer, 'http']));
-    const { pool } = await startPool({ t: { url: `http://127.0.0.1:${server.port}/mcp`, transport: 'http' } });
+    const { pool } = await startPool({
+      t: { url: `http://127.0.0.1:${server.port}/mcp`, transport: 'http' },
+    });
     await server.stop();
     const tool = pool.tools().find((t) => t.name === 'echo')!;
     const result = await tool.call({ text: 'x' }, never);

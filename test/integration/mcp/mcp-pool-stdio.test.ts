@@ -22,7 +22,10 @@ const never = new AbortController().signal;
 
 /** The log without the lines that quote a tool's own result. */
 function ownLines(logger: WaitingLogger): string {
-  return logger.lines.filter((l) => !/ result: /.test(l.message)).map((l) => l.message).join('\n');
+  return logger.lines
+    .filter((l) => !/ result: /.test(l.message))
+    .map((l) => l.message)
+    .join('\n');
 }
 
 async function pidOf(pool: McpPool, server: string): Promise<number> {
@@ -32,7 +35,9 @@ async function pidOf(pool: McpPool, server: string): Promise<number> {
 describe('McpPool with stdio servers', () => {
   it('connects-lists-tools-in-server-order-and-calls-them', async () => {
     const { pool } = await startPool({ t: stdioTestServer() });
-    expect(pool.status()).toMatchObject([{ name: 't', state: 'connected', enabled: true, description: 'hac test server', reason: undefined }]);
+    expect(pool.status()).toMatchObject([
+      { name: 't', state: 'connected', enabled: true, description: 'hac test server', reason: undefined },
+    ]);
     const tools = pool.tools();
     expect(tools.slice(0, 3).map((t) => t.name)).toEqual(['echo', 'fail', 'hang']);
     const echo = tools[0]!;
@@ -75,13 +80,19 @@ describe('McpPool with stdio servers', () => {
     expect(error).toMatchObject({ code: 'mcp-timeout', message: 't/hang did not answer within 0.3 s.' });
     expect((await pool.call('t', 'cancelled-count', {}, never)).text).toBe('1');
     const tool = pool.tools().find((t) => t.name === 'hang')!;
-    expect(await tool.call({}, never)).toEqual({ text: 't/hang did not answer within 0.3 s.', isError: true });
+    expect(await tool.call({}, never)).toEqual({
+      text: 't/hang did not answer within 0.3 s.',
+      isError: true,
+    });
   });
 
   it('progress-notifications-reset-the-timeout', async () => {
     const { pool } = await startPool({ t: stdioTestServer({ timeout: 600 }) });
     // 8 steps of 150 ms: 1.2 s in all, twice the timeout, never 600 ms without news.
-    expect(await pool.call('t', 'progress', { steps: 8, intervalMs: 150 }, never)).toEqual({ text: 'done after 8 steps', isError: false });
+    expect(await pool.call('t', 'progress', { steps: 8, intervalMs: 150 }, never)).toEqual({
+      text: 'done after 8 steps',
+      isError: false,
+    });
   });
 
   it('abort-sends-notifications-cancelled-and-throws-cancelled', async () => {
@@ -121,12 +132,21 @@ describe('McpPool with stdio servers', () => {
   it('gives-the-child-only-the-safe-environment-plus-env-with-vars-substituted', async () => {
     const hacEnv = { ...process.env, HAC_TEST_SECRET: 'do-not-pass', TOKEN: 'tok-123' };
     const { pool, logger } = await startPool(
-      { t: stdioTestServer({ env: { GIVEN: 'Bearer ${TOKEN}', DEFAULTED: '${UNSET_VAR:-fallback}', NUMBER: 5 } }) },
+      {
+        t: stdioTestServer({
+          env: { GIVEN: 'Bearer ${TOKEN}', DEFAULTED: '${UNSET_VAR:-fallback}', NUMBER: 5 },
+        }),
+      },
       { env: hacEnv },
     );
     const childEnv = JSON.parse((await pool.call('t', 'env', {}, never)).text);
     expect(childEnv.HAC_TEST_SECRET).toBeUndefined();
-    expect(childEnv).toMatchObject({ GIVEN: 'Bearer tok-123', DEFAULTED: 'fallback', NUMBER: '5', PATH: process.env.PATH });
+    expect(childEnv).toMatchObject({
+      GIVEN: 'Bearer tok-123',
+      DEFAULTED: 'fallback',
+      NUMBER: '5',
+      PATH: process.env.PATH,
+    });
     // Values never reach the log, keys do (R-LOG-4); only the tool's own answer (logged at debug) shows what it printed.
     expect(ownLines(logger)).not.toContain('tok-123');
     expect(logger.text()).toContain('env keys: GIVEN, DEFAULTED, NUMBER');
@@ -134,13 +154,19 @@ describe('McpPool with stdio servers', () => {
 
   it('substitutes-vars-in-args', async () => {
     const args = (stdioTestServer().args as string[]).concat('--token=${TOKEN}');
-    const { pool, logger } = await startPool({ t: stdioTestServer({ args }) }, { env: { ...process.env, TOKEN: 'tok-456' } });
+    const { pool, logger } = await startPool(
+      { t: stdioTestServer({ args }) },
+      { env: { ...process.env, TOKEN: 'tok-456' } },
+    );
     expect(JSON.parse((await pool.call('t', 'argv', {}, never)).text)).toEqual(['stdio', '--token=tok-456']);
     expect(ownLines(logger)).not.toContain('tok-456');
   });
 
   it('fails-a-server-whose-env-names-an-unset-variable', async () => {
-    const { pool } = await startPool({ t: stdioTestServer({ env: { KEY: '${HAC_SURELY_UNSET}' } }) }, { env: {} });
+    const { pool } = await startPool(
+      { t: stdioTestServer({ env: { KEY: '${HAC_SURELY_UNSET}' } }) },
+      { env: {} },
+    );
     expect(pool.status()[0]).toMatchObject({ state: 'failed' });
     expect(pool.status()[0]!.reason).toContain('uses ${HAC_SURELY_UNSET}, which is not set');
     expect(pool.tools()).toEqual([]);
@@ -170,14 +196,19 @@ describe('McpPool with stdio servers', () => {
   });
 
   it('close-leaves-no-child-running-even-a-stubborn-one', async () => {
-    const { pool, logger } = await startPool({ polite: stdioTestServer(), stubborn: stdioTestServer({}, ['--stubborn']) });
+    const { pool, logger } = await startPool({
+      polite: stdioTestServer(),
+      stubborn: stdioTestServer({}, ['--stubborn']),
+    });
     const pids = [await pidOf(pool, 'polite'), await pidOf(pool, 'stubborn')];
     expect(pids.every(isAlive)).toBe(true);
     await pool.close();
     expect(pids.map(isAlive)).toEqual([false, false]);
     expect(logger.text()).toMatch(/MCP server "stubborn" \(pid \d+\) did not exit; killing it/);
     // A closed pool starts nothing again.
-    await expect(pool.call('polite', 'echo', { text: 'x' }, never)).rejects.toMatchObject({ code: 'mcp-not-connected' });
+    await expect(pool.call('polite', 'echo', { text: 'x' }, never)).rejects.toMatchObject({
+      code: 'mcp-not-connected',
+    });
     expect(pids.map(isAlive)).toEqual([false, false]);
   });
 
@@ -228,8 +259,12 @@ describe('McpPool with stdio servers', () => {
     expect(pool.tools()).toEqual([]);
     const written = readFileSync(file, 'utf8');
     const args = JSON.stringify(server.args);
-    expect(written).toBe(original.replace(`"args": ${args}`, `"args": ${args},\n            "enabled": false`));
-    await expect(pool.call('t', 'echo', { text: 'x' }, never)).rejects.toMatchObject({ code: 'mcp-disabled' });
+    expect(written).toBe(
+      original.replace(`"args": ${args}`, `"args": ${args},\n            "enabled": false`),
+    );
+    await expect(pool.call('t', 'echo', { text: 'x' }, never)).rejects.toMatchObject({
+      code: 'mcp-disabled',
+    });
 
     await pool.setEnabled('t', true);
     expect(readFileSync(file, 'utf8')).toContain('"enabled": true');

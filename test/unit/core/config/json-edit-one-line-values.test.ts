@@ -12,11 +12,15 @@ function fileWith(text: string): string {
 
 describe('updateJsonFile keeps what it does not change', () => {
   it('adding-a-key-after-a-one-line-array-keeps-the-array-on-one-line', async () => {
-    const file = fileWith('{\n  "mcpServers": {\n    "c7": { "command": "npx", "args": ["-y", "@upstash/context7-mcp"] }\n  }\n}\n');
+    const file = fileWith(
+      '{\n  "mcpServers": {\n    "c7": { "command": "npx", "args": ["-y", "@upstash/context7-mcp"] }\n  }\n}\n',
+    );
     await updateJsonFile(file, [{ path: ['mcpServers', 'c7', 'enabled'], value: false }]);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('"args": ["-y", "@upstash/context7-mcp"],');
-    expect(JSON.parse(text)).toEqual({ mcpServers: { c7: { command: 'npx', args: ['-y', '@upstash/context7-mcp'], enabled: false } } });
+    expect(JSON.parse(text)).toEqual({
+      mcpServers: { c7: { command: 'npx', args: ['-y', '@upstash/context7-mcp'], enabled: false } },
+    });
   });
 
   it('adding-a-key-to-an-empty-object-formats-only-the-new-key', async () => {

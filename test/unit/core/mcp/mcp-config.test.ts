@@ -23,21 +23,66 @@ describe('mcp-servers.json', () => {
       FILE,
       JSON.stringify({
         mcpServers: {
-          context7: { description: 'Library docs', command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { API_KEY: 'k' } },
-          remote: { description: 'Hosted tools', url: 'https://example.com/mcp/sse', transport: 'sse', env: { Authorization: 'Bearer x' } },
+          context7: {
+            description: 'Library docs',
+            command: 'npx',
+            args: ['-y', '@upstash/context7-mcp'],
+            env: { API_KEY: 'k' },
+          },
+          remote: {
+            description: 'Hosted tools',
+            url: 'https://example.com/mcp/sse',
+            transport: 'sse',
+            env: { Authorization: 'Bearer x' },
+          },
           remote2: { url: 'https://example.com/mcp', transport: 'http', enabled: false },
         },
       }),
     );
     expect(servers).toEqual([
-      { name: 'context7', description: 'Library docs', enabled: true, transport: 'stdio', command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { API_KEY: 'k' }, cwd: undefined, url: undefined, timeoutMs: 60_000 },
-      { name: 'remote', description: 'Hosted tools', enabled: true, transport: 'sse', command: undefined, args: [], env: { Authorization: 'Bearer x' }, cwd: undefined, url: 'https://example.com/mcp/sse', timeoutMs: 60_000 },
-      { name: 'remote2', description: '', enabled: false, transport: 'http', command: undefined, args: [], env: {}, cwd: undefined, url: 'https://example.com/mcp', timeoutMs: 60_000 },
+      {
+        name: 'context7',
+        description: 'Library docs',
+        enabled: true,
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@upstash/context7-mcp'],
+        env: { API_KEY: 'k' },
+        cwd: undefined,
+        url: undefined,
+        timeoutMs: 60_000,
+      },
+      {
+        name: 'remote',
+        description: 'Hosted tools',
+        enabled: true,
+        transport: 'sse',
+        command: undefined,
+        args: [],
+        env: { Authorization: 'Bearer x' },
+        cwd: undefined,
+        url: 'https://example.com/mcp/sse',
+        timeoutMs: 60_000,
+      },
+      {
+        name: 'remote2',
+        description: '',
+        enabled: false,
+        transport: 'http',
+        command: undefined,
+        args: [],
+        env: {},
+        cwd: undefined,
+        url: 'https://example.com/mcp',
+        timeoutMs: 60_000,
+      },
     ]);
   });
 
   it('url-without-transport-means-sse', () => {
-    expect(parseMcpServers(FILE, '{"mcpServers":{"r":{"url":"http://127.0.0.1:1/sse"}}}')[0]!.transport).toBe('sse');
+    expect(parseMcpServers(FILE, '{"mcpServers":{"r":{"url":"http://127.0.0.1:1/sse"}}}')[0]!.transport).toBe(
+      'sse',
+    );
   });
 
   it.each([
@@ -47,49 +92,80 @@ describe('mcp-servers.json', () => {
     ['streamable-http', 'http', { url: 'http://h/mcp' }],
     ['Streamable-HTTP', 'http', { url: 'http://h/mcp' }],
   ])('accepts-type-%s-as-an-alias', (type, expected, entry) => {
-    expect(parseMcpServers(FILE, JSON.stringify({ mcpServers: { s: { ...entry, type } } }))[0]!.transport).toBe(expected);
+    expect(
+      parseMcpServers(FILE, JSON.stringify({ mcpServers: { s: { ...entry, type } } }))[0]!.transport,
+    ).toBe(expected);
   });
 
   it('takes-timeout-cwd-and-headers', () => {
-    const [server] = parseMcpServers(FILE, JSON.stringify({ mcpServers: { s: { url: 'http://h/mcp', type: 'http', timeout: 5000, headers: { 'X-A': 'a' }, env: { 'X-B': 1 } } } }));
+    const [server] = parseMcpServers(
+      FILE,
+      JSON.stringify({
+        mcpServers: {
+          s: { url: 'http://h/mcp', type: 'http', timeout: 5000, headers: { 'X-A': 'a' }, env: { 'X-B': 1 } },
+        },
+      }),
+    );
     expect(server).toMatchObject({ timeoutMs: 5000, env: { 'X-B': '1', 'X-A': 'a' } });
   });
 
   it('both-command-and-url-is-an-error-naming-the-server-and-the-fix', () => {
     expect(problems('{"mcpServers":{"ctx":{"command":"npx","url":"http://h/sse"}}}')).toEqual([
-      { at: 'mcpServers.ctx', message: 'server "ctx" has both "command" and "url".', fix: 'Keep "command" (a local server that hac starts) or "url" (a remote server), not both.' },
+      {
+        at: 'mcpServers.ctx',
+        message: 'server "ctx" has both "command" and "url".',
+        fix: 'Keep "command" (a local server that hac starts) or "url" (a remote server), not both.',
+      },
     ]);
   });
 
   it('neither-command-nor-url-is-an-error-naming-the-server-and-the-fix', () => {
     expect(problems('{"mcpServers":{"empty":{"description":"d"}}}')).toEqual([
-      { at: 'mcpServers.empty', message: 'server "empty" has neither "command" nor "url".', fix: 'Add "command" (and "args") to start a local server, or "url" for a remote one.' },
+      {
+        at: 'mcpServers.empty',
+        message: 'server "empty" has neither "command" nor "url".',
+        fix: 'Add "command" (and "args") to start a local server, or "url" for a remote one.',
+      },
     ]);
   });
 
   it('a-type-that-contradicts-the-fields-is-an-error', () => {
-    expect(problems('{"mcpServers":{"a":{"command":"x","type":"sse"},"b":{"url":"http://h","type":"stdio"}}}').map((p) => p.at)).toEqual([
-      'mcpServers.a.type',
-      'mcpServers.b.type',
-    ]);
+    expect(
+      problems('{"mcpServers":{"a":{"command":"x","type":"sse"},"b":{"url":"http://h","type":"stdio"}}}').map(
+        (p) => p.at,
+      ),
+    ).toEqual(['mcpServers.a.type', 'mcpServers.b.type']);
   });
 
   it('reports-every-field-problem-with-its-path-and-fix', () => {
-    const found = problems('{"mcpServers":{"s":{"command":"x","args":"-y","timeout":-1,"transport":"websocket"}}}');
-    expect(found.map((p) => p.at)).toEqual(['mcpServers.s.args', 'mcpServers.s.transport', 'mcpServers.s.timeout']);
+    const found = problems(
+      '{"mcpServers":{"s":{"command":"x","args":"-y","timeout":-1,"transport":"websocket"}}}',
+    );
+    expect(found.map((p) => p.at)).toEqual([
+      'mcpServers.s.args',
+      'mcpServers.s.transport',
+      'mcpServers.s.timeout',
+    ]);
     expect(found[0]!.fix).toContain('array of strings');
     expect(found[2]!.fix).toContain('milliseconds');
   });
 
   it('a-syntax-error-gives-line-and-column', () => {
     expect(problems('{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}')).toEqual([
-      expect.objectContaining({ at: 'line 4, column 5', message: expect.stringContaining('JSON syntax error') }),
+      expect.objectContaining({
+        at: 'line 4, column 5',
+        message: expect.stringContaining('JSON syntax error'),
+      }),
     ]);
   });
 
   it('a-missing-file-is-no-servers-not-an-error', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-mcp-config-'));
-    expect(await loadMcpServers(path.join(dir, 'mcp-servers.json'))).toEqual({ file: path.join(dir, 'mcp-servers.json'), missing: true, servers: [] });
+    expect(await loadMcpServers(path.join(dir, 'mcp-servers.json'))).toEqual({
+      file: path.join(dir, 'mcp-servers.json'),
+      missing: true,
+      servers: [],
+    });
     writeFileSync(path.join(dir, 'mcp-servers.json'), '{}');
     expect((await loadMcpServers(path.join(dir, 'mcp-servers.json'))).servers).toEqual([]);
   });

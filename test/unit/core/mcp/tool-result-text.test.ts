@@ -3,7 +3,14 @@ import { toolResultText } from '../../../../core/mcp/tool-result-text.js';
 
 describe('toolResultText (R-LOOP-5)', () => {
   it('joins-text-parts-with-newlines', () => {
-    expect(toolResultText({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ text: 'a\nb', isError: false });
+    expect(
+      toolResultText({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({ text: 'a\nb', isError: false });
   });
 
   it('uses-structured-content-as-json-when-there-is-no-text', () => {
@@ -11,7 +18,9 @@ describe('toolResultText (R-LOOP-5)', () => {
   });
 
   it('prefers-text-over-structured-content', () => {
-    expect(toolResultText({ content: [{ type: 'text', text: 't' }], structuredContent: { n: 1 } }).text).toBe('t');
+    expect(toolResultText({ content: [{ type: 'text', text: 't' }], structuredContent: { n: 1 } }).text).toBe(
+      't',
+    );
   });
 
   it('notes-images-audio-and-resources-on-one-line-each-in-order', () => {
@@ -41,12 +50,18 @@ describe('toolResultText (R-LOOP-5)', () => {
   });
 
   it('keeps-is-error-as-a-flag', () => {
-    expect(toolResultText({ content: [{ type: 'text', text: 'bad' }], isError: true })).toEqual({ text: 'bad', isError: true });
+    expect(toolResultText({ content: [{ type: 'text', text: 'bad' }], isError: true })).toEqual({
+      text: 'bad',
+      isError: true,
+    });
   });
 
   it('reads-the-legacy-tool-result-shape-and-survives-garbage', () => {
     expect(toolResultText({ toolResult: { ok: true } }).text).toBe('{"ok":true}');
-    expect(toolResultText({ content: [null, 3, 'x', { type: 'weird' }] as unknown[] })).toEqual({ text: '[weird content]', isError: false });
+    expect(toolResultText({ content: [null, 3, 'x', { type: 'weird' }] as unknown[] })).toEqual({
+      text: '[weird content]',
+      isError: false,
+    });
     expect(toolResultText({})).toEqual({ text: '', isError: false });
   });
 });

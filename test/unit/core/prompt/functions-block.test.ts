@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_CALL_BLOCK, NO_TOOL_FUNCTIONS_BLOCK, renderFunctionsBlock } from '../../../../core/prompt/index.js';
+import {
+  FUNCTION_CALL_BLOCK,
+  NO_TOOL_FUNCTIONS_BLOCK,
+  renderFunctionsBlock,
+} from '../../../../core/prompt/index.js';
 import { context7, everything } from './prompt-test-servers.js';
 
-const spec = (name: string): string => readFileSync(new URL(`../../../fixtures/spec/${name}`, import.meta.url), 'utf8');
+const spec = (name: string): string =>
+  readFileSync(new URL(`../../../fixtures/spec/${name}`, import.meta.url), 'utf8');
 
 describe('renderFunctionsBlock', () => {
   it('matches-the-spec-example-byte-for-byte', () => {
@@ -14,12 +19,16 @@ describe('renderFunctionsBlock', () => {
     const block = renderFunctionsBlock([
       { name: 's', tools: [{ name: 't', description: 'd', inputSchema: { z: 1, a: { y: 2, b: 3 } } }] },
     ]);
-    expect(block).toContain('    {\n      "z": 1,\n      "a": {\n        "y": 2,\n        "b": 3\n      }\n    }');
+    expect(block).toContain(
+      '    {\n      "z": 1,\n      "a": {\n        "y": 2,\n        "b": 3\n      }\n    }',
+    );
   });
 
   it('separates-servers-and-tools-by-one-blank-line', () => {
     const block = renderFunctionsBlock([context7, everything]);
-    expect(block).toContain('      "$schema": "http://json-schema.org/draft-07/schema#"\n    }\n\n## everything\n');
+    expect(block).toContain(
+      '      "$schema": "http://json-schema.org/draft-07/schema#"\n    }\n\n## everything\n',
+    );
     expect(block).toContain('    }\n\n- **get-library-docs**: ');
     expect(block.endsWith('\n    }')).toBe(true);
   });
@@ -41,7 +50,9 @@ describe('renderFunctionsBlock', () => {
   it('a-schema-that-is-not-json-becomes-an-empty-object', () => {
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.self = cyclic;
-    const block = renderFunctionsBlock([{ name: 's', tools: [{ name: 't', description: 'd', inputSchema: cyclic }] }]);
+    const block = renderFunctionsBlock([
+      { name: 's', tools: [{ name: 't', description: 'd', inputSchema: cyclic }] },
+    ]);
     expect(block).toContain('    Input Schema:\n    {}');
   });
 });

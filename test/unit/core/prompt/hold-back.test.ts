@@ -6,7 +6,8 @@ const tools: ToolRef[] = [
   { server: 'hac', name: 'ask_user' },
 ];
 
-const CALL = '{\n\t"server": "context7",\n\t"name": "resolve-library-id",\n\t"arguments": {\n\t  "libraryName": "java",\n\t}\n}';
+const CALL =
+  '{\n\t"server": "context7",\n\t"name": "resolve-library-id",\n\t"arguments": {\n\t  "libraryName": "java",\n\t}\n}';
 
 /** Streams `text` in pieces of `size` characters; returns each push's output and the end result. */
 function stream(text: string, size: number) {
@@ -37,13 +38,19 @@ describe('createHoldBack', () => {
     expect(holdBack.push('Let me ').show).toBe('Let me ');
     expect(holdBack.push('check.\n').show).toBe('check.\n');
     expect(holdBack.push('{"server": "cont')).toEqual({ show: '', holding: true });
-    expect(holdBack.push('ext7", "name": "resolve-library-id", "arguments": {}}')).toEqual({ show: '', holding: false });
+    expect(holdBack.push('ext7", "name": "resolve-library-id", "arguments": {}}')).toEqual({
+      show: '',
+      holding: false,
+    });
     expect(holdBack.push('\nI will wait.').show).toBe('I will wait.');
     expect(holdBack.end()).toMatchObject({ show: '', text: 'Let me check.\nI will wait.' });
   });
 
   it('indented-call-takes-its-indentation-with-it', () => {
-    const { shown, end } = stream('Steps:\n    {"name": "ask_user", "arguments": {"question": "Q"}}\n  - next\n', 1);
+    const { shown, end } = stream(
+      'Steps:\n    {"name": "ask_user", "arguments": {"question": "Q"}}\n  - next\n',
+      1,
+    );
     expect(shown).toBe('Steps:\n  - next\n');
     expect(end.calls).toHaveLength(1);
   });
@@ -64,7 +71,8 @@ describe('createHoldBack', () => {
   });
 
   it('fake-fenced-non-call-is-released-as-text', () => {
-    const text = 'Your package.json:\n```json\n{\n  "name": "my-package",\n  "version": "1.0.0"\n}\n```\nThat is all.';
+    const text =
+      'Your package.json:\n```json\n{\n  "name": "my-package",\n  "version": "1.0.0"\n}\n```\nThat is all.';
     const { pushes, end, shown } = stream(text, 2);
     expect(shown).toBe(text);
     expect(end.calls).toEqual([]);
@@ -75,20 +83,31 @@ describe('createHoldBack', () => {
   });
 
   it('fenced-call-is-hidden-with-its-fence', () => {
-    const { end, shown } = stream('Checking.\n```json\n{"name": "ask_user", "arguments": {"question": "Which?"}}\n```\n', 3);
+    const { end, shown } = stream(
+      'Checking.\n```json\n{"name": "ask_user", "arguments": {"question": "Which?"}}\n```\n',
+      3,
+    );
     expect(shown).toBe('Checking.\n');
-    expect(end.calls).toEqual([{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Which?' } }]);
+    expect(end.calls).toEqual([
+      { type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Which?' } },
+    ]);
   });
 
   it('code-block-in-another-language-is-shown-while-it-streams', () => {
     const holdBack = createHoldBack(tools);
     expect(holdBack.push('```pyth').show).toBe('');
-    expect(holdBack.push('on\nx = {"a": 1}\n')).toEqual({ show: '```python\nx = {"a": 1}\n', holding: false });
+    expect(holdBack.push('on\nx = {"a": 1}\n')).toEqual({
+      show: '```python\nx = {"a": 1}\n',
+      holding: false,
+    });
     expect(holdBack.push('```\n{"name": "x"').show).toBe('```\n');
   });
 
   it('tag-split-across-deltas-is-hidden', () => {
-    const { end, shown } = stream('Sure. <tool_call>{"name": "ask_user", "arguments": {"question": "Why?"}}</tool_call> Thanks.', 4);
+    const { end, shown } = stream(
+      'Sure. <tool_call>{"name": "ask_user", "arguments": {"question": "Why?"}}</tool_call> Thanks.',
+      4,
+    );
     expect(shown).toBe('Sure. Thanks.');
     expect(end.calls).toHaveLength(1);
   });
@@ -100,7 +119,8 @@ describe('createHoldBack', () => {
   });
 
   it('two-calls-on-one-line-are-both-hidden', () => {
-    const text = '{"name": "ask_user", "arguments": {"question": "A?"}} {"name": "ask_user", "arguments": {"question": "B?"}}\nok';
+    const text =
+      '{"name": "ask_user", "arguments": {"question": "A?"}} {"name": "ask_user", "arguments": {"question": "B?"}}\nok';
     const { end, shown } = stream(text, 5);
     expect(shown).toBe('ok');
     expect(end.calls).toHaveLength(2);
@@ -120,7 +140,9 @@ describe('createHoldBack', () => {
     const text = '{ stray: [\n{"name": "ask_user", "arguments": {"question": "Q"}}\n\nAfter.';
     const { end, shown } = stream(text, 3);
     expect(shown).toBe('{ stray: [\n\nAfter.');
-    expect(end.calls).toEqual([{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Q' } }]);
+    expect(end.calls).toEqual([
+      { type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Q' } },
+    ]);
   });
 
   it('unbalanced-brace-holds-until-the-end-then-shows-the-text', () => {

@@ -24,7 +24,9 @@ describe('nativeToolName', () => {
     expect(name).toMatch(VALID);
     expect(name).toMatch(/^server__a+_[0-9a-f]{8}$/);
     // Two long names with the same first 55 characters stay different.
-    expect(nativeToolName('server', `${'a'.repeat(100)}1`)).not.toBe(nativeToolName('server', `${'a'.repeat(100)}2`));
+    expect(nativeToolName('server', `${'a'.repeat(100)}1`)).not.toBe(
+      nativeToolName('server', `${'a'.repeat(100)}2`),
+    );
     expect(nativeToolName('server', 'a'.repeat(100))).toBe(name);
   });
 });
@@ -37,7 +39,10 @@ describe('createNativeToolNames', () => {
     ]);
     expect(names.toNative('my.server', 'list')).toBe('my_server__list');
     expect(names.fromNative('my_server__list')).toEqual({ server: 'my.server', name: 'list' });
-    expect(names.fromNative('context7__resolve-library-id')).toEqual({ server: 'context7', name: 'resolve-library-id' });
+    expect(names.fromNative('context7__resolve-library-id')).toEqual({
+      server: 'context7',
+      name: 'resolve-library-id',
+    });
     expect(names.fromNative('nope')).toBeUndefined();
     expect(names.toNative('nope', 'x')).toBeUndefined();
   });
@@ -52,11 +57,15 @@ describe('createNativeToolNames', () => {
     expect(natives[0]).toBe('a_b__x');
     expect(new Set(natives).size).toBe(3);
     for (const n of natives) expect(n).toMatch(VALID);
-    for (const e of names.entries) expect(names.fromNative(e.nativeName)).toEqual({ server: e.server, name: e.name });
+    for (const e of names.entries)
+      expect(names.fromNative(e.nativeName)).toEqual({ server: e.server, name: e.name });
   });
 
   it('long-names-that-share-a-prefix-map-back-to-their-own-tool', () => {
-    const tools = [1, 2, 3].map((n) => ({ server: 'documentation-server', name: `${'search_'.repeat(10)}${n}` }));
+    const tools = [1, 2, 3].map((n) => ({
+      server: 'documentation-server',
+      name: `${'search_'.repeat(10)}${n}`,
+    }));
     const names = createNativeToolNames(tools);
     for (const tool of tools) {
       const native = names.toNative(tool.server, tool.name);

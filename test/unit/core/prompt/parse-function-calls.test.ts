@@ -10,33 +10,45 @@ const tools: ToolRef[] = [
   { server: 'hac', name: 'ask_user' },
 ];
 
-const resolveJava = { type: 'call', server: 'context7', name: 'resolve-library-id', arguments: { libraryName: 'java' } };
+const resolveJava = {
+  type: 'call',
+  server: 'context7',
+  name: 'resolve-library-id',
+  arguments: { libraryName: 'java' },
+};
 const calls = (text: string) => parseFunctionCalls(text, tools).calls;
 
 describe('parseFunctionCalls: accepted shapes', () => {
   it('canonical-server-name-arguments', () => {
-    expect(calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([
-      resolveJava,
-    ]);
+    expect(
+      calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}'),
+    ).toEqual([resolveJava]);
   });
 
   it('canonical-with-reason', () => {
     expect(
-      calls('{"server":"context7","name":"resolve-library-id","arguments":{"libraryName":"java"},"reason":"find the id"}'),
+      calls(
+        '{"server":"context7","name":"resolve-library-id","arguments":{"libraryName":"java"},"reason":"find the id"}',
+      ),
     ).toEqual([{ ...resolveJava, reason: 'find the id' }]);
   });
 
   it('the-function-call-template-with-tabs-and-trailing-commas', () => {
-    const text = '{\n\t"server": "context7",\n\t"name": "resolve-library-id",\n\t"arguments": {\n\t  "libraryName": "java",\n\t},\n}';
+    const text =
+      '{\n\t"server": "context7",\n\t"name": "resolve-library-id",\n\t"arguments": {\n\t  "libraryName": "java",\n\t},\n}';
     expect(calls(text)).toEqual([resolveJava]);
   });
 
   it('name-and-arguments-finds-the-server-of-a-unique-tool', () => {
-    expect(calls('{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+    expect(calls('{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('namespaced-server-double-underscore-name', () => {
-    expect(calls('{"name": "context7__resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+    expect(calls('{"name": "context7__resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('native-name-of-a-server-with-a-dot', () => {
@@ -46,25 +58,35 @@ describe('parseFunctionCalls: accepted shapes', () => {
   });
 
   it('function-key-names-the-tool', () => {
-    expect(calls('{"function": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([resolveJava]);
+    expect(calls('{"function": "resolve-library-id", "arguments": {"libraryName": "java"}}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('tool-key-and-parameters', () => {
-    expect(calls('{"tool": "resolve-library-id", "parameters": {"libraryName": "java"}}')).toEqual([resolveJava]);
+    expect(calls('{"tool": "resolve-library-id", "parameters": {"libraryName": "java"}}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('arguments-given-as-a-json-string', () => {
-    expect(calls('{"name": "resolve-library-id", "arguments": "{\\"libraryName\\": \\"java\\"}"}')).toEqual([resolveJava]);
+    expect(calls('{"name": "resolve-library-id", "arguments": "{\\"libraryName\\": \\"java\\"}"}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('openai-style-function-object', () => {
     expect(
-      calls('{"type": "function", "function": {"name": "resolve-library-id", "arguments": "{\\"libraryName\\":\\"java\\"}"}}'),
+      calls(
+        '{"type": "function", "function": {"name": "resolve-library-id", "arguments": "{\\"libraryName\\":\\"java\\"}"}}',
+      ),
     ).toEqual([resolveJava]);
   });
 
   it('flat-arguments-when-there-is-no-arguments-key', () => {
-    expect(calls('{"server": "context7", "name": "resolve-library-id", "libraryName": "java"}')).toEqual([resolveJava]);
+    expect(calls('{"server": "context7", "name": "resolve-library-id", "libraryName": "java"}')).toEqual([
+      resolveJava,
+    ]);
   });
 
   it('array-of-calls-in-order', () => {
@@ -77,34 +99,49 @@ describe('parseFunctionCalls: accepted shapes', () => {
   });
 
   it('json-fence', () => {
-    expect(calls('```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```')).toEqual([resolveJava]);
+    expect(
+      calls('```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```'),
+    ).toEqual([resolveJava]);
   });
 
   it('plain-fence', () => {
-    expect(calls('```\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```\n')).toEqual([resolveJava]);
+    expect(calls('```\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n```\n')).toEqual(
+      [resolveJava],
+    );
   });
 
   it('fence-closed-on-the-line-of-the-json', () => {
-    expect(parseFunctionCalls('```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}```', tools)).toEqual({
+    expect(
+      parseFunctionCalls(
+        '```json\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}```',
+        tools,
+      ),
+    ).toEqual({
       text: '',
       calls: [resolveJava],
     });
   });
 
   it('xml-fence-around-a-tool-call-tag', () => {
-    expect(calls('```xml\n<tool_call>{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}</tool_call>\n```')).toEqual([
-      resolveJava,
-    ]);
+    expect(
+      calls(
+        '```xml\n<tool_call>{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}</tool_call>\n```',
+      ),
+    ).toEqual([resolveJava]);
   });
 
   it('tool-calls-wrapper-object', () => {
     expect(
-      calls('{"tool_calls": [{"type": "function", "function": {"name": "resolve-library-id", "arguments": {"libraryName": "java"}}}]}'),
+      calls(
+        '{"tool_calls": [{"type": "function", "function": {"name": "resolve-library-id", "arguments": {"libraryName": "java"}}}]}',
+      ),
     ).toEqual([resolveJava]);
   });
 
   it('function-call-tag-with-name-attribute', () => {
-    expect(calls('<function_call name="resolve-library-id">{"libraryName": "java"}</function_call>')).toEqual([resolveJava]);
+    expect(calls('<function_call name="resolve-library-id">{"libraryName": "java"}</function_call>')).toEqual(
+      [resolveJava],
+    );
   });
 
   it('function-call-tag-with-empty-body-has-empty-arguments', () => {
@@ -114,20 +151,23 @@ describe('parseFunctionCalls: accepted shapes', () => {
   });
 
   it('tool-call-tag', () => {
-    expect(calls('<tool_call>\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n</tool_call>')).toEqual([
-      resolveJava,
-    ]);
+    expect(
+      calls(
+        '<tool_call>\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n</tool_call>',
+      ),
+    ).toEqual([resolveJava]);
   });
 
   it('lenient-json-comments-unquoted-keys-single-quotes', () => {
-    const text = "{\n  // look it up\n  server: 'context7', name: 'resolve-library-id',\n  arguments: {libraryName: 'java',},\n}";
+    const text =
+      "{\n  // look it up\n  server: 'context7', name: 'resolve-library-id',\n  arguments: {libraryName: 'java',},\n}";
     expect(calls(text)).toEqual([resolveJava]);
   });
 
   it('call-cut-off-at-the-end-is-completed', () => {
-    expect(calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"')).toEqual([
-      resolveJava,
-    ]);
+    expect(
+      calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"'),
+    ).toEqual([resolveJava]);
   });
 
   it('mixed-with-prose-before-and-after', () => {
@@ -140,15 +180,19 @@ describe('parseFunctionCalls: accepted shapes', () => {
   });
 
   it('raw-line-breaks-inside-an-argument-string-with-prose-after', () => {
-    const text = 'Writing it.\n{"server": "hac", "name": "ask_user", "arguments": {"question": "Line one\nline two"}}\nDone.';
+    const text =
+      'Writing it.\n{"server": "hac", "name": "ask_user", "arguments": {"question": "Line one\nline two"}}\nDone.';
     expect(parseFunctionCalls(text, tools)).toEqual({
       text: 'Writing it.\nDone.',
-      calls: [{ type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Line one\nline two' } }],
+      calls: [
+        { type: 'call', server: 'hac', name: 'ask_user', arguments: { question: 'Line one\nline two' } },
+      ],
     });
   });
 
   it('stray-quote-in-a-line-does-not-swallow-a-later-call', () => {
-    const text = '{ "note": "unclosed\nmore prose\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\nend';
+    const text =
+      '{ "note": "unclosed\nmore prose\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\nend';
     const result = parseFunctionCalls(text, tools);
     expect(result.calls).toEqual([resolveJava]);
     expect(result.text).toBe('{ "note": "unclosed\nmore prose\nend');
@@ -195,7 +239,8 @@ describe('parseFunctionCalls: no false positives', () => {
   });
 
   it('markdown-links-checkboxes-and-templates-are-text', () => {
-    const text = '[Docs](https://example.com)\n[ ] todo\n[x] done\n{{ template }}\n{ not json }\n<b>bold</b> <tool_call> tag';
+    const text =
+      '[Docs](https://example.com)\n[ ] todo\n[x] done\n{{ template }}\n{ not json }\n<b>bold</b> <tool_call> tag';
     expect(parseFunctionCalls(text, tools)).toEqual({ text, calls: [] });
   });
 });
@@ -214,7 +259,9 @@ describe('parseFunctionCalls: attempted calls', () => {
   it('unknown-server-is-an-attempted-call', () => {
     const [call] = calls('{"server": "nope", "name": "resolve-library-id"}');
     expect(call).toMatchObject({ type: 'attempted-call-error', server: 'nope', name: 'resolve-library-id' });
-    expect(call?.type === 'attempted-call-error' && call.message).toMatch(/^There is no tool "resolve-library-id" on server "nope"\. Available tools: /);
+    expect(call?.type === 'attempted-call-error' && call.message).toMatch(
+      /^There is no tool "resolve-library-id" on server "nope"\. Available tools: /,
+    );
   });
 
   it('name-two-servers-share-without-server-lists-both', () => {
@@ -222,7 +269,8 @@ describe('parseFunctionCalls: attempted calls', () => {
       {
         type: 'attempted-call-error',
         name: 'search',
-        message: 'Tool "search" exists on more than one server: "web", "files". Call it again with "server" set to the one you mean.',
+        message:
+          'Tool "search" exists on more than one server: "web", "files". Call it again with "server" set to the one you mean.',
       },
     ]);
   });
@@ -239,7 +287,8 @@ describe('parseFunctionCalls: attempted calls', () => {
         type: 'attempted-call-error',
         server: 'context7',
         name: 'resolve-library-id',
-        message: 'The "arguments" of the call to tool "resolve-library-id" on server "context7" must be a JSON object.',
+        message:
+          'The "arguments" of the call to tool "resolve-library-id" on server "context7" must be a JSON object.',
       },
     ]);
   });
@@ -252,14 +301,21 @@ describe('parseFunctionCalls: attempted calls', () => {
   });
 
   it('array-element-that-is-not-a-call-becomes-an-error-in-place', () => {
-    const result = calls('[{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}, {"foo": 1}]');
+    const result = calls(
+      '[{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}, {"foo": 1}]',
+    );
     expect(result.map((c) => c.type)).toEqual(['call', 'attempted-call-error']);
   });
 
   it('no-tools-available-still-reports-attempted-calls', () => {
     const result = parseFunctionCalls('{"server": "x", "name": "y", "arguments": {}}', []);
     expect(result.calls).toEqual([
-      { type: 'attempted-call-error', server: 'x', name: 'y', message: 'There is no tool "y" on server "x". No tool is available.' },
+      {
+        type: 'attempted-call-error',
+        server: 'x',
+        name: 'y',
+        message: 'There is no tool "y" on server "x". No tool is available.',
+      },
     ]);
   });
 });

@@ -62,11 +62,17 @@ describe('prepareContext', () => {
     const history = pairs(4, 100); // 800 + "now" + 17 system = 820 of 1000
     const first = await prepareContext(input({ system: 's'.repeat(17), history }));
     expect(first.notices).toEqual([
-      { type: 'budget-warning', percent: 82, text: 'Context is 82% full; older messages will be summarised.' },
+      {
+        type: 'budget-warning',
+        percent: 82,
+        text: 'Context is 82% full; older messages will be summarised.',
+      },
     ]);
     const again = await prepareContext(input({ system: 's'.repeat(17), history, session: first.session }));
     expect(again.notices).toEqual([]);
-    const fresh = await prepareContext(input({ system: 's'.repeat(17), history, session: newContextSession() }));
+    const fresh = await prepareContext(
+      input({ system: 's'.repeat(17), history, session: newContextSession() }),
+    );
     expect(fresh.notices).toHaveLength(1);
   });
 
@@ -80,21 +86,33 @@ describe('prepareContext', () => {
     const history = pairs(10);
     const first = await prepareContext(input({ history, config: { ...config, summarize: false } }));
     expect(first.notices).toEqual([
-      { type: 'trimmed', removed: 11, summarised: 0, text: 'Context full: dropped 11 older messages to stay within the limit.' },
+      {
+        type: 'trimmed',
+        removed: 11,
+        summarised: 0,
+        text: 'Context full: dropped 11 older messages to stay within the limit.',
+      },
     ]);
     expect(first.removed).toEqual({ history: 11, turn: 0 });
-    const next = await prepareContext(input({ history, session: first.session, config: { ...config, summarize: false } }));
+    const next = await prepareContext(
+      input({ history, session: first.session, config: { ...config, summarize: false } }),
+    );
     expect(next.notices).toEqual([]);
   });
 
   it('adds-last-user-query-when-a-chain-of-five-tool-calls-pushes-the-user-message-out', async () => {
     const turn: Message[] = [user('Find the budget figures in my reports')];
-    for (let i = 0; i < 5; i++) turn.push(answer(`{"name":"read","arguments":{"file":${i}}}`), tool('r'.repeat(190)));
-    const result = await prepareContext(input({ history: pairs(3), turn, config: { ...config, summarize: false } }));
+    for (let i = 0; i < 5; i++)
+      turn.push(answer(`{"name":"read","arguments":{"file":${i}}}`), tool('r'.repeat(190)));
+    const result = await prepareContext(
+      input({ history: pairs(3), turn, config: { ...config, summarize: false } }),
+    );
     expect(result.lastUserQuery).toBe('Find the budget figures in my reports');
     expect(result.messages[0]?.role).toBe('assistant');
     expect(result.messages.at(-1)).toBe(turn.at(-1));
-    expect(result.messages.filter((m) => m.role === 'tool')).toHaveLength(result.messages.filter((m) => m.role === 'assistant').length);
+    expect(result.messages.filter((m) => m.role === 'tool')).toHaveLength(
+      result.messages.filter((m) => m.role === 'assistant').length,
+    );
     expect(result.notices.map((n) => n.type)).toEqual(['trimmed']);
   });
 
@@ -104,7 +122,12 @@ describe('prepareContext', () => {
     const chars = history.reduce((n, m) => n + m.content.length, 0) + 3;
     // The characters fit easily, the tokens of Korean do not (chars/4 would have said they fit).
     const window = Math.ceil(chars / 4) + 10;
-    const result = await prepareContext(input({ history, config: { ...config, contextMaxChars: 100_000, contextWindow: window, minRecentMessages: 1 } }));
+    const result = await prepareContext(
+      input({
+        history,
+        config: { ...config, contextMaxChars: 100_000, contextWindow: window, minRecentMessages: 1 },
+      }),
+    );
     expect(result.size.tokens).toBeDefined();
     expect(result.size.tokens!).toBeLessThanOrEqual(window);
     expect(result.removed.history).toBeGreaterThan(0);
@@ -120,12 +143,20 @@ describe('summary stage', () => {
     // The newest dropped messages that fit the budget go to the summariser (q0 is one too many).
     expect(calls[0]).toMatch(/^User: q1\.+\n\nAssistant: a1/);
     expect(calls[0]!.length).toBeLessThanOrEqual(1000);
-    expect(result.messages[0]).toEqual({ role: 'system', content: `${SUMMARY_MESSAGE_PREFIX}- the user asked ten questions` });
+    expect(result.messages[0]).toEqual({
+      role: 'system',
+      content: `${SUMMARY_MESSAGE_PREFIX}- the user asked ten questions`,
+    });
     expect(result.newSummary).toEqual({ text: '- the user asked ten questions', covers: 11 });
     expect(result.session.summary).toEqual(result.newSummary);
     expect(result.size.chars).toBeLessThanOrEqual(1000);
     expect(result.notices).toEqual([
-      { type: 'trimmed', removed: 11, summarised: 11, text: 'Context full: summarised 11 older messages into one.' },
+      {
+        type: 'trimmed',
+        removed: 11,
+        summarised: 11,
+        text: 'Context full: summarised 11 older messages into one.',
+      },
     ]);
   });
 
@@ -159,7 +190,9 @@ describe('summary stage', () => {
     const turn: Message[] = [user('now')];
     let state = await prepareContext(input({ history, turn, summarise }));
     turn.push(answer('call'), tool('x'.repeat(300)));
-    state = await prepareContext(input({ history, turn, summarise, session: state.session, turnState: state.turnState }));
+    state = await prepareContext(
+      input({ history, turn, summarise, session: state.session, turnState: state.turnState }),
+    );
     expect(calls).toHaveLength(1);
     // A new turn may summarise again.
     await prepareContext(input({ history, summarise, session: state.session, turnState: newContextTurn() }));
@@ -167,7 +200,9 @@ describe('summary stage', () => {
   });
 
   it('reuses-the-session-summary-in-later-turns-and-extends-it', async () => {
-    const { calls, summarise } = fakeSummariser((text) => (text.startsWith(SUMMARY_MESSAGE_PREFIX) ? '- both' : '- first'));
+    const { calls, summarise } = fakeSummariser((text) =>
+      text.startsWith(SUMMARY_MESSAGE_PREFIX) ? '- both' : '- first',
+    );
     const history = pairs(10);
     const first = await prepareContext(input({ history, summarise }));
     expect(first.newSummary?.covers).toBe(11);
@@ -178,7 +213,9 @@ describe('summary stage', () => {
     expect(calls).toHaveLength(1);
     // A turn that must drop more gets a summary of the old summary plus the newly dropped messages.
     const longer = [...grown, ...pairs(3)];
-    const third = await prepareContext(input({ history: longer, turn: [user('y')], session: second.session, summarise }));
+    const third = await prepareContext(
+      input({ history: longer, turn: [user('y')], session: second.session, summarise }),
+    );
     expect(calls[1]).toMatch(/^Summary of earlier conversation: - first\n\nAssistant: a5/);
     expect(third.newSummary?.text).toBe('- both');
     expect(third.newSummary!.covers).toBeGreaterThan(11);
@@ -186,15 +223,23 @@ describe('summary stage', () => {
 
   it('lets-a-resumed-sessions-summary-stand-in-for-the-messages-it-covers', async () => {
     const history = pairs(5, 50);
-    const result = await prepareContext(input({ history, session: newContextSession({ text: '- old facts', covers: 6 }) }));
-    expect(result.messages).toEqual([{ role: 'system', content: `${SUMMARY_MESSAGE_PREFIX}- old facts` }, ...history.slice(6), user('now')]);
+    const result = await prepareContext(
+      input({ history, session: newContextSession({ text: '- old facts', covers: 6 }) }),
+    );
+    expect(result.messages).toEqual([
+      { role: 'system', content: `${SUMMARY_MESSAGE_PREFIX}- old facts` },
+      ...history.slice(6),
+      user('now'),
+    ]);
     expect(result.removed).toEqual({ history: 6, turn: 0 });
     expect(result.notices).toEqual([]);
   });
 
   it('ignores-a-summary-that-covers-more-than-the-history', async () => {
     const history = pairs(2);
-    const result = await prepareContext(input({ history, session: newContextSession({ text: '- other session', covers: 9 }) }));
+    const result = await prepareContext(
+      input({ history, session: newContextSession({ text: '- other session', covers: 9 }) }),
+    );
     expect(result.messages).toEqual([...history, user('now')]);
   });
 
@@ -210,7 +255,9 @@ describe('summary stage', () => {
       controller.abort(new Error('cancelled by user'));
       return Promise.reject(signal.reason as Error);
     };
-    await expect(prepareContext(input({ history: pairs(10), summarise, signal: controller.signal }))).rejects.toThrow('cancelled by user');
+    await expect(
+      prepareContext(input({ history: pairs(10), summarise, signal: controller.signal })),
+    ).rejects.toThrow('cancelled by user');
   });
 
   it('exports-the-exact-summary-prompt', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenCounter, loadTokenCounter, MESSAGE_OVERHEAD_TOKENS } from '../../../../../core/engine/context/token-estimate.js';
+import {
+  createTokenCounter,
+  loadTokenCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+} from '../../../../../core/engine/context/token-estimate.js';
 import type { Message } from '../../../../../core/types/message.js';
 
 describe('token estimate', () => {

@@ -10,14 +10,23 @@ const exchange = fc.tuple(text, text).map(([q, a]): Message[] => [
   { role: 'assistant', content: a },
 ]);
 /** One tool chain, native (tool_calls + results by id) or prompt mode (text + role tool results). */
-const chain = fc.tuple(fc.boolean(), text, fc.array(text, { minLength: 1, maxLength: 6 })).map(([native, call, results]): Message[] =>
-  native
-    ? [
-        { role: 'assistant', content: call, toolCalls: results.map((_, i) => ({ id: `c${i}`, name: 'x__y', arguments: { i } })) },
-        ...results.map((r, i): Message => ({ role: 'tool', content: r, toolCallId: `c${i}` })),
-      ]
-    : [{ role: 'assistant', content: call }, ...results.map((r): Message => ({ role: 'tool', content: r, toolName: 'y' }))],
-);
+const chain = fc
+  .tuple(fc.boolean(), text, fc.array(text, { minLength: 1, maxLength: 6 }))
+  .map(([native, call, results]): Message[] =>
+    native
+      ? [
+          {
+            role: 'assistant',
+            content: call,
+            toolCalls: results.map((_, i) => ({ id: `c${i}`, name: 'x__y', arguments: { i } })),
+          },
+          ...results.map((r, i): Message => ({ role: 'tool', content: r, toolCallId: `c${i}` })),
+        ]
+      : [
+          { role: 'assistant', content: call },
+          ...results.map((r): Message => ({ role: 'tool', content: r, toolName: 'y' })),
+        ],
+  );
 
 describe('stage 1 invariants', () => {
   it('never-splits-a-chain-keeps-recent-and-never-loses-the-user-message', () => {
@@ -33,7 +42,13 @@ describe('stage 1 invariants', () => {
           const userMessage: Message = { role: 'user', content: question };
           const turn = [userMessage, ...chains.flat()];
           const all = [...history, ...turn];
-          const result = trimToBudget({ system: 'sys', history, turn, budget: { maxChars }, minRecentMessages: minRecent });
+          const result = trimToBudget({
+            system: 'sys',
+            history,
+            turn,
+            budget: { maxChars },
+            minRecentMessages: minRecent,
+          });
 
           // A contiguous newest part of the conversation (a lifted user message lies before it).
           const sent = result.messages;

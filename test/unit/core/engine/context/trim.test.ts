@@ -98,7 +98,8 @@ describe('stage 1 trimming', () => {
   it('moves-the-user-message-to-last-user-query-under-a-chain-of-five-tool-calls', () => {
     const history = pairs(3);
     const turn: Message[] = [user('Which of my files mention Seoul?')];
-    for (let i = 0; i < 5; i++) turn.push(answer(`{"name":"read","arguments":{"file":${i}}}`), tool('y'.repeat(150)));
+    for (let i = 0; i < 5; i++)
+      turn.push(answer(`{"name":"read","arguments":{"file":${i}}}`), tool('y'.repeat(150)));
     const result = trim({ history, turn, budget: { maxChars: 700 } });
     expect(result.lastUserQuery).toBe('Which of my files mention Seoul?');
     expect(result.messages).not.toContain(turn[0]);
@@ -114,7 +115,11 @@ describe('stage 1 trimming', () => {
 
   it('keeps-one-native-chain-of-five-calls-whole-and-yields-last-user-query', () => {
     const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];
-    const turn: Message[] = [user('Summarise the five reports'), nativeCall('', ids), ...ids.map((id) => nativeResult(id, 'z'.repeat(200)))];
+    const turn: Message[] = [
+      user('Summarise the five reports'),
+      nativeCall('', ids),
+      ...ids.map((id) => nativeResult(id, 'z'.repeat(200))),
+    ];
     const result = trim({ history: pairs(4), turn, budget: { maxChars: 500 } });
     expect(result.messages).toEqual(turn.slice(1));
     expect(result.lastUserQuery).toBe('Summarise the five reports');
@@ -123,14 +128,25 @@ describe('stage 1 trimming', () => {
 
   it('keeps-the-current-user-message-when-it-alone-overflows', () => {
     const huge = user('h'.repeat(5000));
-    const result = trim({ history: pairs(3), turn: [huge], budget: { maxChars: 1000 }, minRecentMessages: 0 });
+    const result = trim({
+      history: pairs(3),
+      turn: [huge],
+      budget: { maxChars: 1000 },
+      minRecentMessages: 0,
+    });
     expect(result.messages).toEqual([huge]);
     expect(result.lastUserQuery).toBeUndefined();
     expect(result.overBudget).toBe(true);
   });
 
   it('counts-last-user-query-against-the-budget', () => {
-    const turn: Message[] = [user('q'.repeat(100)), answer('call'), tool('r'.repeat(100)), answer('call'), tool('r'.repeat(100))];
+    const turn: Message[] = [
+      user('q'.repeat(100)),
+      answer('call'),
+      tool('r'.repeat(100)),
+      answer('call'),
+      tool('r'.repeat(100)),
+    ];
     const result = trim({ history: [], turn, budget: { maxChars: 250 }, minRecentMessages: 2 });
     expect(result.lastUserQuery).toBe('q'.repeat(100));
     // system '' + "\n\nLast user query: " (19) + 100 + newest chain (104)
@@ -156,7 +172,12 @@ describe('stage 1 trimming', () => {
   it('stops-at-the-token-budget-when-characters-still-fit', () => {
     // A fake counter: 10 tokens per message, so 5 messages + the 3 priming tokens fit in 60.
     const counter = { text: () => 10, message: () => 10, system: () => 0 };
-    const result = trim({ history: pairs(10), turn: [user('now')], budget: { maxChars: 100_000, maxTokens: 60 }, counter });
+    const result = trim({
+      history: pairs(10),
+      turn: [user('now')],
+      budget: { maxChars: 100_000, maxTokens: 60 },
+      counter,
+    });
     expect(result.messages).toHaveLength(5);
     expect(result.size.tokens).toBe(53);
   });
