@@ -6,6 +6,11 @@ const args = process.argv.slice(2);
 if (args.includes('--version') || args.includes('-v')) {
   process.stdout.write(`hac ${__HAC_VERSION__}\n`);
 } else {
+  // `hac -p … | head -1`: a reader that stops early is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const { main } = await import('./main.js');
   const { mark } = await import('./profile.js');
   mark('modules loaded');

@@ -212,6 +212,20 @@ describe('hac -p (one-shot)', () => {
     expect(result.status).toBe(0);
   });
 
+  it('a-reader-that-stops-early-ends-hac-quietly', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(Array.from({ length: 2000 }, (_, i) => `chunk ${i} `)));
+    const child = spawn(process.execPath, [HAC_BIN, '-p', 'long', '--output', 'jsonl'], {
+      env: { PATH: process.env.PATH, HOME: home, HAC_HOME: path.join(home, '.humble-ai-cli') },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy()); // like `| head -1`
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  });
+
   it('exits-1-on-an-llm-error-2-on-a-usage-error-3-when-a-confirmation-is-needed', async () => {
     const { fake, home } = await setup({ servers: { tools: testServerEntry() } });
     fake.reply(openaiReply.unauthorized());
