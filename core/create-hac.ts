@@ -1,15 +1,17 @@
-import { existsSync } from 'node:fs';
-import type { CommandContext, DiscoveredModel, McpServerView } from './commands/command-types.js';
+import type { CommandContext } from './commands/command-types.js';
+import { activeModelChanges } from './config/active-model-changes.js';
 import { ensureHome, readBaseSystemPrompt } from './config/first-run.js';
 import { updateJsonFile } from './config/json-edit.js';
 import { loadConfig, type HacConfig, type ModelConfig } from './config/load-config.js';
 import { hacPaths, type HacPaths } from './config/paths.js';
 import { Conversation } from './engine/conversation.js';
-import { Engine, type ToolSource } from './engine/engine.js';
+import { Engine } from './engine/engine.js';
 import { createFileLogger, type FileLogger } from './logging/file-logger.js';
 import type { Logger } from './logging/logger.js';
-import { HacError, type ConfigError } from './errors/hac-error.js';
-import type { McpPool, McpPoolEvent } from './mcp/index.js';
+import { discoverOllama } from './config/ollama-discovery.js';
+import { HacError } from './errors/hac-error.js';
+import type { McpPoolEvent } from './mcp/index.js';
+import { createMcpHandle } from './mcp-loader.js';
 import type { ChatModel } from './providers/chat-model.js';
 import { createChatModel } from './providers/create-chat-model.js';
 import { FileSessionStore } from './sessions/session-store.js';
@@ -74,7 +76,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     );
   rememberSecrets();
 
-  const mcp = createMcp(paths, logger, env, options.mcpConnectTimeoutMs);
+  const mcp = createMcpHandle(paths, logger, env, options.mcpConnectTimeoutMs);
   const conversation = new Conversation(new FileSessionStore(paths.sessions), logger);
   const models = new Map<string, Promise<ChatModel>>();
   const chatModel = (model: ModelConfig) => {
@@ -117,38 +119,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
     config: () => config,
     async setActiveModel(choice) {
       modelOverride = undefined;
-      if ('index' in choice) {
-        await updateJsonFile(paths.config, (current) => {
-          const list = Array.isArray((current as { models?: unknown }).models)
-            ? (current as { models: unknown[] }).models
-            : [];
-          return list.flatMap((entry, i) => {
-            const active = (entry as { active?: unknown } | null)?.active === true;
-            if (i === choice.index) return active ? [] : [{ path: ['models', i, 'active'], value: true }];
-            return active ? [{ path: ['models', i, 'active'], value: false }] : [];
-          });
-        });
-      } else {
-        await updateJsonFile(paths.config, (current) => {
-          const list = Array.isArray((current as { models?: unknown }).models)
-            ? (current as { models: unknown[] }).models
-            : undefined;
-          const entry = {
-            name: choice.add.name,
-            provider: 'ollama',
-            baseUrl: choice.add.baseUrl,
-            active: true,
-          };
-          const off = (list ?? []).flatMap((m, i) =>
-            (m as { active?: unknown } | null)?.active === true
-              ? [{ path: ['models', i, 'active'], value: false }]
-              : [],
-          );
-          return list
-            ? [...off, { path: ['models', list.length], value: entry }]
-            : [{ path: ['models'], value: [entry] }];
-        });
-      }
+      await updateJsonFile(paths.config, (current) => activeModelChanges(current, choice));
       const next = await reload();
       const active = next.activeModel!;
       logger.info(`Active model set to ${active.label} (${active.provider}).`);
@@ -180,108 +151,4 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
       await fileLogger?.flush();
     },
   };
-}
-
-interface McpHandle {
-  source: ToolSource;
-  start(): void;
-  subscribe(listener: (event: McpPoolEvent) => void): void;
-  view(): Promise<{
-    servers: McpServerView[];
-    error?: ConfigError;
-    file: string;
-  }>;
-  setEnabled(name: string, on: boolean): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** The MCP pool, imported only when mcp-servers.json exists, so a plain chat never loads the MCP SDK. */
-function createMcp(
-  paths: HacPaths,
-  logger: Logger,
-  env: NodeJS.ProcessEnv,
-  connectTimeoutMs?: number,
-): McpHandle {
-  if (!existsSync(paths.mcpServers)) {
-    return {
-      source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
-      start() {},
-      subscribe() {},
-      view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
-      setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
-      close: () => Promise.resolve(),
-    };
-  }
-  // The MCP SDK is imported on start, after the prompt is up (R-TTY-5), never by createHac itself.
-  let pool: McpPool | undefined;
-  let loading: Promise<McpPool> | undefined;
-  let ready = false;
-  let readyPromise: Promise<void> | undefined;
-  const load = () =>
-    (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
-      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
-      for (const listener of listeners) pool.subscribe(listener);
-      return pool;
-    }));
-  const listeners: ((event: McpPoolEvent) => void)[] = [];
-  const start = () =>
-    (readyPromise ??= load()
-      .then((p) => p.ready())
-      .then(() => {
-        ready = true;
-      }));
-  return {
-    source: { isReady: () => ready, ready: start, tools: () => pool?.tools() ?? [] },
-    start: () => void start(),
-    subscribe(listener) {
-      listeners.push(listener);
-      pool?.subscribe(listener);
-    },
-    async view() {
-      const p = await load();
-      await p.start();
-      const servers: McpServerView[] = p.status().map((s) => ({
-        name: s.name,
-        enabled: s.enabled,
-        description: s.description || undefined,
-        state: s.state === 'disconnected' ? 'connected' : s.state,
-        reason: s.reason,
-        tools: s.tools,
-        stderrTail: s.stderrTail,
-      }));
-      return { servers, error: p.configError, file: paths.mcpServers };
-    },
-    setEnabled: async (name, on) => (await load()).setEnabled(name, on),
-    close: async () => {
-      if (loading) await (await loading).close();
-    },
-  };
-}
-
-/** Installed Ollama models not in config.json (R-CMD-3); `llama3.2` in config matches `llama3.2:latest`. */
-async function discoverOllama(config: HacConfig, logger: Logger): Promise<DiscoveredModel[]> {
-  const { listOllamaModels } = await import('./providers/ollama/list-ollama-models.js');
-  const { DEFAULT_BASE_URL } = await import('./config/load-config.js');
-  const urls = [
-    ...new Set([
-      DEFAULT_BASE_URL.ollama,
-      ...config.models.filter((m) => m.provider === 'ollama').map((m) => m.baseUrl),
-    ]),
-  ];
-  const configured = new Set(
-    config.models
-      .filter((m) => m.provider === 'ollama')
-      .flatMap((m) => [m.id, m.id.includes(':') ? m.id : `${m.id}:latest`]),
-  );
-  const found = await Promise.all(
-    urls.map(async (baseUrl) =>
-      (await listOllamaModels(baseUrl, { logger })).map((name) => ({ name, baseUrl })),
-    ),
-  );
-  const seen = new Set<string>();
-  return found.flat().filter((d) => {
-    if (configured.has(d.name) || seen.has(d.name)) return false;
-    seen.add(d.name);
-    return true;
-  });
 }

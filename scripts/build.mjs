@@ -39,7 +39,7 @@ const mcpApart = {
   name: 'mcp-apart',
   setup(b) {
     b.onResolve({ filter: /^\.\/mcp\/index\.js$/ }, (args) =>
-      args.importer.endsWith(path.join('core', 'create-hac.ts'))
+      args.importer.endsWith(path.join('core', 'mcp-loader.ts'))
         ? { path: '../mcp.mjs', external: true }
         : undefined,
     );

@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import type { McpServerView } from './commands/command-types.js';
+import type { HacPaths } from './config/paths.js';
+import type { ToolSource } from './engine/engine.js';
+import type { ConfigError } from './errors/hac-error.js';
+import type { Logger } from './logging/logger.js';
+import type { McpPool, McpPoolEvent } from './mcp/index.js';
+
+/** What createHac needs of the MCP pool, available before the pool (and the MCP SDK) is loaded. */
+export interface McpHandle {
+  source: ToolSource;
+  start(): void;
+  subscribe(listener: (event: McpPoolEvent) => void): void;
+  view(): Promise<{
+    servers: McpServerView[];
+    error?: ConfigError;
+    file: string;
+  }>;
+  setEnabled(name: string, on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The MCP pool, imported only when mcp-servers.json exists, so a plain chat never loads the MCP SDK. */
+export function createMcpHandle(
+  paths: HacPaths,
+  logger: Logger,
+  env: NodeJS.ProcessEnv,
+  connectTimeoutMs?: number,
+): McpHandle {
+  if (!existsSync(paths.mcpServers)) {
+    return {
+      source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
+      start() {},
+      subscribe() {},
+      view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
+      setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
+      close: () => Promise.resolve(),
+    };
+  }
+  // The MCP SDK is imported on start, after the prompt is up (R-TTY-5), never by createHac itself.
+  let pool: McpPool | undefined;
+  let loading: Promise<McpPool> | undefined;
+  let ready = false;
+  let readyPromise: Promise<void> | undefined;
+  const load = () =>
+    (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
+      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
+      for (const listener of listeners) pool.subscribe(listener);
+      return pool;
+    }));
+  const listeners: ((event: McpPoolEvent) => void)[] = [];
+  const start = () =>
+    (readyPromise ??= load()
+      .then((p) => p.ready())
+      .then(() => {
+        ready = true;
+      }));
+  return {
+    source: { isReady: () => ready, ready: start, tools: () => pool?.tools() ?? [] },
+    start: () => void start(),
+    subscribe(listener) {
+      listeners.push(listener);
+      pool?.subscribe(listener);
+    },
+    async view() {
+      const p = await load();
+      await p.start();
+      const servers: McpServerView[] = p.status().map((s) => ({
+        name: s.name,
+        enabled: s.enabled,
+        description: s.description || undefined,
+        state: s.state === 'disconnected' ? 'connected' : s.state,
+        reason: s.reason,
+        tools: s.tools,
+        stderrTail: s.stderrTail,
+      }));
+      return { servers, error: p.configError, file: paths.mcpServers };
+    },
+    setEnabled: async (name, on) => (await load()).setEnabled(name, on),
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
+  };
+}
