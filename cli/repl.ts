@@ -13,6 +13,7 @@ import {
 } from '../core/index.js';
 import { loadHistory, saveHistory, HISTORY_SIZE } from './input-history.js';
 import { watchMcpProblems } from './mcp-problems.js';
+import { enableBracketedPaste, PasteAwareInput, restorePastedNewlines } from './paste-input.js';
 import { mark } from './profile.js';
 import { runTurn, writeTo } from './turn-runner.js';
 
@@ -33,9 +34,14 @@ export async function runRepl(hac: Hac): Promise<number> {
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
   const transcript = new TranscriptRenderer(styles);
+  // Pasted multi-line text stays one message (bracketed paste); readline sees the terminal through this filter.
+  const input = new PasteAwareInput(process.stdin);
+  process.stdin.pipe(input);
+  enableBracketedPaste(out);
   const rl = readline.createInterface({
-    input: process.stdin,
+    input,
     output: out,
+    terminal: true,
     prompt: PROMPT,
     history: await loadHistory(hac.paths.history),
     historySize: HISTORY_SIZE,
@@ -100,8 +106,11 @@ export async function runRepl(hac: Hac): Promise<number> {
   void checkMcp(); // a broken mcp-servers.json is reported at start (R-MCP-9)
   for (;;) {
     const next = await lines.next();
-    if (next.done) break; // Ctrl+D on an empty line, or the input ended
-    const line = next.value.trim();
+    if (next.done) {
+      out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
+      break;
+    }
+    const line = restorePastedNewlines(next.value).trim();
     if (line) {
       try {
         if (isCommand(line)) {

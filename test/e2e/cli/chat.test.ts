@@ -86,6 +86,19 @@ describe('hac chat in a pseudo-terminal', () => {
     expect(fake.requests[0]!.body.messages.at(-1).content).toBe('[안녕하반갑세요]');
   });
 
+  it('a-pasted-multi-line-text-is-one-message', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(['got it']));
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('\x1b[200~first line\r\nsecond line\x1b[201~'); // what a terminal sends for a paste
+    await hac.waitFor('first line␤second line');
+    hac.write('\r');
+    await hac.waitFor('got it');
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.body.messages.at(-1).content).toBe('first line\nsecond line');
+  });
+
   it('ctrl-c-mid-stream-cancels-and-the-next-request-forgets-the-question', async () => {
     const { fake, home } = await setup();
     fake.reply(

@@ -1,0 +1,85 @@
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** Shown in the input line for each line break of a paste; turned back into `\n` when the line is sent. */
+export const PASTED_NEWLINE = '\u2424'; // ␤
+
+const PASTE_START = Buffer.from('\x1b[200~');
+const PASTE_END = Buffer.from('\x1b[201~');
+const MARKER = Buffer.from(PASTED_NEWLINE);
+const ENABLE = '\x1b[?2004h';
+const DISABLE = '\x1b[?2004l';
+
+/**
+ * The terminal input with bracketed paste: inside a paste, line breaks become ␤ so readline keeps a pasted
+ * multi-line text as one message instead of sending each line (R-TTY-1). Works on bytes: \r and \n never occur
+ * inside a UTF-8 sequence, and a paste marker split across reads is held until the next one.
+ */
+export class PasteAwareInput extends Transform {
+  readonly isTTY = true;
+  private pasting = false;
+  private lastWasCR = false;
+  private pending = Buffer.alloc(0);
+
+  constructor(private readonly tty: NodeJS.ReadStream) {
+    super();
+  }
+
+  /** readline switches raw mode through its input; this passes it on to the terminal. */
+  setRawMode(mode: boolean): this {
+    this.tty.setRawMode?.(mode);
+    return this;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = Buffer.alloc(0);
+    const out: Buffer[] = [];
+    while (data.length) {
+      const marker = this.pasting ? PASTE_END : PASTE_START;
+      const at = data.indexOf(marker);
+      const upTo = at === -1 ? data.length - partialMarkerLength(data, marker) : at;
+      out.push(this.pasting ? this.markNewlines(data.subarray(0, upTo)) : data.subarray(0, upTo));
+      if (at === -1) {
+        this.pending = Buffer.from(data.subarray(upTo));
+        break;
+      }
+      this.pasting = !this.pasting;
+      this.lastWasCR = false;
+      data = data.subarray(at + marker.length);
+    }
+    done(null, Buffer.concat(out));
+  }
+
+  private markNewlines(bytes: Buffer): Buffer {
+    const out: number[] = [];
+    for (const byte of bytes) {
+      if (byte === 0x0a && this.lastWasCR) {
+        this.lastWasCR = false; // the \n of a \r\n pair
+        continue;
+      }
+      this.lastWasCR = byte === 0x0d;
+      if (byte === 0x0a || byte === 0x0d) out.push(...MARKER);
+      else out.push(byte);
+    }
+    return Buffer.from(out);
+  }
+}
+
+/** How many bytes at the end of `data` could be the start of `marker` (wait for the next read to decide). */
+function partialMarkerLength(data: Buffer, marker: Buffer): number {
+  for (let n = Math.min(marker.length - 1, data.length); n > 0; n--) {
+    if (data.subarray(data.length - n).equals(marker.subarray(0, n))) return n;
+  }
+  return 0;
+}
+
+/** Turns bracketed paste on for this terminal, and off again when the process exits. */
+export function enableBracketedPaste(out: NodeJS.WriteStream): void {
+  out.write(ENABLE);
+  process.once('exit', () => out.write(DISABLE));
+}
+
+/** The text of an input line, with pasted line breaks restored. */
+export function restorePastedNewlines(line: string): string {
+  return line.split(PASTED_NEWLINE).join('\n');
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PASTED_NEWLINE, PasteAwareInput, restorePastedNewlines } from '../../../cli/paste-input.js';
+
+/** Feeds chunks through the filter and returns what readline would read. */
+async function filter(chunks: string[]): Promise<string> {
+  const input = new PasteAwareInput(process.stdin);
+  const out: Buffer[] = [];
+  input.on('data', (d: Buffer) => out.push(d));
+  for (const chunk of chunks) input.write(Buffer.from(chunk));
+  input.end();
+  await new Promise((r) => input.on('end', r));
+  return Buffer.concat(out).toString('utf8');
+}
+
+describe('bracketed paste', () => {
+  it('keeps-typed-enter-but-marks-line-breaks-inside-a-paste', async () => {
+    expect(await filter(['hi\r', '\x1b[200~one\ntwo\r\nthree\x1b[201~', '\r'])).toBe(
+      `hi\rone${PASTED_NEWLINE}two${PASTED_NEWLINE}three\r`,
+    );
+  });
+
+  it('handles-markers-and-crlf-split-across-reads', async () => {
+    expect(await filter(['a\x1b[20', '0~x\r', '\ny\x1b[2', '01~\r'])).toBe(`ax${PASTED_NEWLINE}y\r`);
+  });
+
+  it('keeps-wide-characters-intact', async () => {
+    const korean = Buffer.from('\x1b[200~안녕\n하세요\x1b[201~');
+    const parts = [korean.subarray(0, 8), korean.subarray(8, 13), korean.subarray(13)];
+    const input = new PasteAwareInput(process.stdin);
+    const out: Buffer[] = [];
+    input.on('data', (d: Buffer) => out.push(d));
+    for (const p of parts) input.write(p);
+    input.end();
+    await new Promise((r) => input.on('end', r));
+    expect(restorePastedNewlines(Buffer.concat(out).toString('utf8'))).toBe('안녕\n하세요');
+  });
+});
