@@ -60,6 +60,8 @@ export async function runRepl(hac: Hac): Promise<number> {
       .then(() => saveHistory(hac.paths.history, snapshot))
       .catch((e: unknown) => hac.logger.warn(`History not saved: ${String(e)}`));
   });
+  // After Ctrl+Z and `fg`, readline pauses its input and leaves resuming to us (else hac would hang or exit).
+  rl.on('SIGCONT', () => rl.resume());
   rl.on('SIGINT', () => {
     if (activity.kind === 'turn') activity.controller.abort();
     else if (activity.kind === 'question')

@@ -46,6 +46,22 @@ describe('hac in a pseudo-terminal', () => {
     expect((await hac.exited).exitCode).toBe(0);
   });
 
+  it('after-ctrl-z-and-fg-the-prompt-still-takes-input', async () => {
+    const hac = start(tempDir());
+    await hac.waitFor('humble-ai> ');
+    hac.write('\x1a'); // Ctrl+Z: readline stops the process (a pty's orphaned group ignores the stop)
+    // `fg` sends SIGCONT; readline answers it by redrawing the prompt. Send it until that redraw shows.
+    const at = hac.output.length;
+    while (hac.output.length === at) {
+      process.kill(hac.pty.pid, 'SIGCONT');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await hac.type('/help', '\r');
+    await hac.waitFor('Show the commands.', { from: plain(hac.output.slice(0, at)).length });
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
   it('ctrl-d-on-an-empty-line-exits-with-0', async () => {
     const hac = start(tempDir());
     await hac.waitFor('humble-ai> ');
