@@ -90,6 +90,7 @@ export async function createHac(options: CreateHacOptions = {}): Promise<Hac> {
         logger,
         env,
         logResponses: config.logLevel === 'debug',
+        extraBody: model.extraBody,
       });
       models.set(key, made);
     }

@@ -29,6 +29,7 @@ export const modelEntrySchema = z
     think: z.optional(z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])])),
     toolMode: z.optional(caseInsensitive(['native', 'prompt'])),
     contextWindow: z.optional(positiveInt()),
+    extraBody: z.optional(z.record(z.string(), z.unknown())),
   })
   .check(
     z.superRefine((entry, ctx) => {
@@ -99,6 +100,7 @@ export const CONFIG_FIXES: Record<string, string> = {
   think: 'Use true, false, "low", "medium" or "high".',
   toolMode: 'Use "native" or "prompt".',
   contextWindow: 'Use a positive whole number of tokens.',
+  extraBody: 'Use an object of extra request fields, e.g. {"top_k": 20}.',
   logLevel: 'Use one of "debug", "info", "warn", "error".',
   toolCallMode: 'Use "manual" or "auto".',
   summaryModel: 'Use the name of a model listed in models[], or remove the key.',

@@ -19,6 +19,8 @@ export interface ModelConfig {
   think?: ThinkSetting;
   toolMode: 'native' | 'prompt';
   contextWindow?: number;
+  /** Extra request-body fields for OpenAI-compatible servers (R-PROV-2); the fixed fields always win. */
+  extraBody?: Record<string, unknown>;
   active: boolean;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
@@ -94,6 +96,7 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
     think: entry.think,
     toolMode: entry.toolMode ?? (entry.provider === 'ollama' ? 'prompt' : 'native'),
     contextWindow: entry.contextWindow,
+    extraBody: entry.extraBody,
     active: entry.active === true,
     firstByteTimeoutMs: raw.firstByteTimeoutMs ?? (entry.provider === 'ollama' ? 120_000 : 20_000),
     idleTimeoutMs: raw.idleTimeoutMs,

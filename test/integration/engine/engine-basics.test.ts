@@ -77,6 +77,23 @@ describe('engine: answers', () => {
     expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['hac__ask_user']);
   });
 
+  it('sends-configured-extra-body-fields-but-never-over-the-fixed-ones', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: {
+        name: 'local',
+        provider: 'openai',
+        baseUrl: fake.baseUrl,
+        extraBody: { top_k: 20, temperature: 0.9, stream: false },
+      },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(openaiReply.text(['ok']));
+    await h.turn('hi');
+    expect(fake.requests[0]!.body).toMatchObject({ top_k: 20, temperature: 0.1, stream: true });
+  });
+
   it('keeps-the-conversation-as-context-for-the-next-turn', async () => {
     const { fake, h } = await openai();
     fake.reply(openaiReply.text(['First answer.']), openaiReply.text(['Second answer.']));
