@@ -9,7 +9,11 @@ if (args.includes('--version') || args.includes('-v')) {
   // `hac -p … | head -1`: a reader that stops early is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    if (error.code !== 'EIO') throw error; // EIO: the terminal hung up; the SIGHUP handler closes hac
+  });
+  // A closed terminal makes readline's setRawMode fail with EIO on the way out: not an error to crash on.
+  process.stdin.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EIO') throw error;
   });
   const { main } = await import('./main.js');
   const { mark } = await import('./profile.js');

@@ -2,6 +2,7 @@ import { ConfigError, createHac, HacError, type Hac } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
+import { restoreTerminal } from './paste-input.js';
 import { mark } from './profile.js';
 import { runRepl } from './repl.js';
 
@@ -36,14 +37,21 @@ export async function main(argv: string[], version: string): Promise<number> {
     `hac ${version} started; active model: ${config.activeModel ? `${config.activeModel.label} (${config.activeModel.provider})` : 'none'}`,
   );
 
-  const stopOnSignal = (signal: 'SIGTERM' | 'SIGHUP', code: number) =>
-    process.once(signal, () => {
-      // R-TTY-3: the terminal is restored by readline's close on exit; MCP children are awaited.
-      hac.logger.info(`${signal} received; closing.`);
-      void hac.close().finally(() => process.exit(code));
+  // R-TTY-3: close MCP sessions (children awaited) and the log, then leave with the signal's status.
+  process.once('SIGTERM', () => {
+    hac.logger.info('SIGTERM received; closing.');
+    // process.exit restores the terminal (Node resets stdio at exit); 143 = 128 + SIGTERM.
+    void hac.close().finally(() => process.exit(EXIT.sigterm));
+  });
+  process.once('SIGHUP', () => {
+    hac.logger.info('SIGHUP received; closing.');
+    void hac.close().finally(() => {
+      // The terminal is usually gone: Node's own stdio reset at exit would abort on it (EIO). Restore what we
+      // can by hand, then end by the signal itself, which the shell reports as 129.
+      restoreTerminal();
+      process.kill(process.pid, 'SIGHUP');
     });
-  stopOnSignal('SIGTERM', EXIT.sigterm);
-  stopOnSignal('SIGHUP', EXIT.sighup);
+  });
 
   try {
     if (options.resume) {

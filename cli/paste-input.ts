@@ -79,6 +79,16 @@ export function enableBracketedPaste(out: NodeJS.WriteStream): void {
   process.once('exit', () => out.write(DISABLE));
 }
 
+/** Cooked mode and no bracketed paste, for an exit that skips Node's own stdio reset. Errors (EIO) are ignored. */
+export function restoreTerminal(): void {
+  try {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    if (process.stdout.isTTY) process.stdout.write(DISABLE);
+  } catch {
+    /* the terminal is gone */
+  }
+}
+
 /** The text of an input line, with pasted line breaks restored. */
 export function restorePastedNewlines(line: string): string {
   return line.split(PASTED_NEWLINE).join('\n');
