@@ -34,14 +34,14 @@ export async function runRepl(hac: Hac): Promise<number> {
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
   const transcript = new TranscriptRenderer(styles);
-  // Pasted multi-line text stays one message (bracketed paste); readline sees the terminal through this filter.
-  const input = new PasteAwareInput(process.stdin);
-  process.stdin.pipe(input);
-  enableBracketedPaste(out);
+  // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
+  const terminal = out.isTTY === true;
+  const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)) : process.stdin;
+  if (terminal) enableBracketedPaste(out);
   const rl = readline.createInterface({
     input,
     output: out,
-    terminal: true,
+    terminal,
     prompt: PROMPT,
     history: await loadHistory(hac.paths.history),
     historySize: HISTORY_SIZE,
