@@ -1,34 +1,12 @@
 // Building the request for a long history (R-PERF-1, issue 5: 10,000 messages, target <= 20 ms), against floors
 // measured in the same run, and the growth from 10k to 40k messages (must be linear or better).
 // Run: node bench/context.mjs [runs]
-// It first bundles the TypeScript sources (gpt-tokenizer included) into a temp dir with:
-//   node_modules/.bin/esbuild core/engine/context/index.ts --bundle --platform=node --format=esm --outfile=<tmp>/context.mjs
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// It first bundles the TypeScript sources (gpt-tokenizer included) into a temp dir (bench/import-ts.mjs).
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { importTs } from './import-ts.mjs';
 
 const runs = Number(process.argv[2] ?? 60);
-const root = new URL('..', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'hac-bench-context-'));
-const out = join(dir, 'context.mjs');
-const built = spawnSync(
-  join(root, 'node_modules/.bin/esbuild'),
-  [
-    'core/engine/context/index.ts',
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    `--outfile=${out}`,
-    '--log-level=warning',
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (built.status !== 0) throw new Error('esbuild failed');
-const ctx = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const ctx = await importTs('core/engine/context/index.ts');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const english =

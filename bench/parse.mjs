@@ -2,34 +2,12 @@
 // streaming hold-back on 1 MB and 4 MB of model-like text, against a floor measured in the same run (a native
 // linear pass: JSON.parse of the same text as one JSON string), and the 1 MB -> 4 MB growth (linear: ~4).
 // Run: node bench/parse.mjs [runs]
-// It first bundles the TypeScript sources (jsonrepair included) into a temp dir with:
-//   node_modules/.bin/esbuild core/prompt/index.ts --bundle --platform=node --format=esm --outfile=<tmp>/prompt.mjs
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// It first bundles the TypeScript sources (jsonrepair included) into a temp dir (bench/import-ts.mjs).
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { importTs } from './import-ts.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
-const root = new URL('..', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'hac-bench-parse-'));
-const out = join(dir, 'prompt.mjs');
-const built = spawnSync(
-  join(root, 'node_modules/.bin/esbuild'),
-  [
-    'core/prompt/index.ts',
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    `--outfile=${out}`,
-    '--log-level=warning',
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (built.status !== 0) throw new Error('esbuild failed');
-const prompt = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const prompt = await importTs('core/prompt/index.ts');
 
 const tools = [
   { server: 'context7', name: 'resolve-library-id' },
