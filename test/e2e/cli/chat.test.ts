@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
@@ -13,30 +14,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(
-  options: { config?: Record<string, unknown>; servers?: Record<string, unknown> } = {},
-): Promise<{ fake: OpenAIFake; home: string; hacHome: string }> {
+async function setup(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; home: string; hacHome: string }> {
   const fake = await startOpenAIFake();
   cleanups.push(() => fake.close());
   const home = tempDir();
-  const hacHome = path.join(home, '.humble-ai-cli');
-  mkdirSync(hacHome);
-  const models = [
-    {
-      name: 'gpt-test',
-      provider: 'openai',
-      apiKey: 'sk-e2e-secret-123456',
-      baseUrl: fake.baseUrl,
-      active: true,
-    },
-    { name: 'other', provider: 'openai', apiKey: 'sk-e2e-secret-123456', baseUrl: fake.baseUrl },
-  ];
-  writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models, ...options.config }, null, 2));
-  if (options.servers)
-    writeFileSync(
-      path.join(hacHome, 'mcp-servers.json'),
-      JSON.stringify({ mcpServers: options.servers }, null, 2),
-    );
+  const other = { name: 'other', provider: 'openai', apiKey: 'sk-e2e-secret-123456', baseUrl: fake.baseUrl };
+  const hacHome = writeCliHome(home, fake.baseUrl, { moreModels: [other], ...files });
   return { fake, home, hacHome };
 }
 

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOllamaFake } from '../../fakes/ollama-fake.js';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
@@ -14,33 +15,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(
-  files: { config?: Record<string, unknown>; servers?: string | Record<string, unknown> } = {},
-) {
-  const fake: OpenAIFake = await startOpenAIFake();
+async function setup(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; home: string; hacHome: string }> {
+  const fake = await startOpenAIFake();
   cleanups.push(() => fake.close());
   const home = tempDir();
-  const hacHome = path.join(home, '.humble-ai-cli');
-  mkdirSync(hacHome);
-  const model = {
-    name: 'gpt-test',
-    provider: 'openai',
-    apiKey: 'sk-cmd-123456',
-    baseUrl: fake.baseUrl,
-    active: true,
-  };
-  writeFileSync(
-    path.join(hacHome, 'config.json'),
-    JSON.stringify({ models: [model], ...files.config }, null, 2),
-  );
-  if (files.servers !== undefined) {
-    const text =
-      typeof files.servers === 'string'
-        ? files.servers
-        : JSON.stringify({ mcpServers: files.servers }, null, 2);
-    writeFileSync(path.join(hacHome, 'mcp-servers.json'), text);
-  }
-  return { fake, home, hacHome };
+  return { fake, home, hacHome: writeCliHome(home, fake.baseUrl, files) };
 }
 
 function start(home: string, env: Record<string, string> = {}): HacPty {
