@@ -1,4 +1,4 @@
-import { ConfigError, createHac, HacError, type Hac } from '../core/index.js';
+import { ConfigError, createHac, HacError, runCommand, type Hac } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
@@ -55,10 +55,9 @@ export async function main(argv: string[], version: string): Promise<number> {
 
   try {
     if (options.resume) {
-      const [newest] = await hac.commands.listSessions();
-      if (newest?.readable) await hac.commands.resumeSession(newest.file);
-      else if (newest)
-        process.stderr.write(`hac: the newest session ${newest.file} cannot be read: ${newest.reason}\n`);
+      // The same as `/resume 1`, with its message (on stderr in one-shot mode, where stdout is the answer).
+      const { lines } = await runCommand('/resume 1', hac.commands);
+      (oneShot ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
     }
     if (!oneShot) return await runRepl(hac);
     if (!config.activeModel) {

@@ -154,6 +154,23 @@ describe('hac commands in a pseudo-terminal', () => {
     expect(contents).toEqual(['alpha question', 'one', 'gamma']);
     hac.write('/exit\r');
     await hac.exited;
+
+    // `hac --resume` continues the newest: the one just written.
+    fake.reply(openaiReply.text(['four']));
+    const again = new HacPty(home, ['--resume']);
+    cleanups.push(() => again.kill());
+    await again.waitFor('Resumed "alpha question" (4 messages).');
+    again.write('delta\r');
+    await again.waitFor('four');
+    expect(fake.requests[3]!.body.messages.slice(1).map((m: { content: string }) => m.content)).toEqual([
+      'alpha question',
+      'one',
+      'gamma',
+      'three',
+      'delta',
+    ]);
+    again.write('/exit\r');
+    await again.exited;
   });
 
   it('set-model-lists-local-ollama-models-not-in-config-and-adds-the-chosen-one', async () => {
