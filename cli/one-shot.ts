@@ -16,16 +16,19 @@ export async function runOneShot(hac: Hac, question: string, options: CliOptions
   process.once('SIGINT', onSignal);
   const transcript = new TranscriptRenderer(stylesFor(process.stderr.isTTY === true, process.env));
   let needsConfirmation = false;
-  let firstByte = '';
+  let sawText = false;
 
   const render = (event: EngineEvent) => {
     if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === 'text-delta') {
-      if (!firstByte) mark((firstByte = 'first answer text'));
+      if (!sawText) mark('first answer text');
+      sawText = true;
       return void process.stdout.write(event.text);
     }
-    if (event.type === 'turn-end') mark('turn ended');
-    if (event.type === 'turn-end') return void (event.status === 'answered' && process.stdout.write('\n'));
+    if (event.type === 'turn-end') {
+      mark('turn ended');
+      return void (event.status === 'answered' && process.stdout.write('\n'));
+    }
     if (event.type === 'confirmation-request') return;
     const text = transcript.render(event);
     if (text) process.stderr.write(text);
