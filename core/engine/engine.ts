@@ -25,6 +25,7 @@ import type { Conversation } from './conversation.js';
 import { EventChannel, PendingAnswers } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
+import { nextQuestionId } from './question-ids.js';
 import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
 import { addUsage, roughTokens } from './usage.js';
@@ -74,14 +75,19 @@ interface TurnSetup {
  * JSON events; questions it asks are answered through `answer`. It never prints and never reads input.
  */
 export class Engine {
-  private readonly answers = new PendingAnswers();
+  private readonly answers: PendingAnswers;
   private turnCounter = 0;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.answers = new PendingAnswers(deps.logger);
+  }
 
-  /** Answers a `confirmation-request` (Y/N text) or a `question` (ask_user) by its id. */
-  answer(id: string, reply: string): void {
-    this.answers.answer(id, reply);
+  /**
+   * Answers a `confirmation-request` (Y/N text) or a `question` (ask_user) by its id. Returns false, and keeps
+   * nothing, when that question is not being asked (withdrawn by a cancel, or never asked).
+   */
+  answer(id: string, reply: string): boolean {
+    return this.answers.answer(id, reply);
   }
 
   /** One turn for one user message (R-LOOP). Errors become events; the last event is always `turn-end`. */
@@ -126,9 +132,10 @@ export class Engine {
   ): Promise<TurnSetup> {
     const mcpTools = this.deps.toolSource.tools();
     const ask = createAskUserTool((question, options, signal) => {
-      const id = `q${++this.turnCounter}`;
+      const id = nextQuestionId();
+      const reply = this.answers.expect(id, signal);
       channel.push({ type: 'question', id, question, ...(options ? { options } : {}) });
-      return this.answers.wait(id, signal);
+      return reply;
     });
     const tools = new TurnTools(config.askUserTool ? [...mcpTools, ask] : mcpTools);
     const servers = groupByServer(mcpTools);

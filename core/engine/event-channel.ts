@@ -1,3 +1,5 @@
+import type { Logger } from '../logging/logger.js';
+
 /**
  * A small async queue: producers push events while the engine's generator is busy awaiting something
  * else (a tool call that asks the user, a retry wait), and the generator drains them in order.
@@ -37,41 +39,43 @@ export class EventChannel<T> {
   }
 }
 
-/** Pending replies to questions the engine asked, keyed by the question's id. */
+/**
+ * Replies to the questions the engine is asking now, keyed by question id. A question is registered before it
+ * is shown, so a reply can never arrive "early"; a reply to an id nobody is waiting for (a question withdrawn
+ * by Ctrl+C, an id never asked) is refused, never kept for a later question.
+ */
 export class PendingAnswers {
   private readonly waiting = new Map<string, (reply: string) => void>();
-  private readonly early = new Map<string, string>();
 
-  /** Waits for `answer(id, …)`; rejects when the signal aborts. */
-  wait(id: string, signal: AbortSignal): Promise<string> {
-    const ready = this.early.get(id);
-    if (ready !== undefined) {
-      this.early.delete(id);
-      return Promise.resolve(ready);
-    }
-    return new Promise((resolve, reject) => {
+  constructor(private readonly logger?: Logger) {}
+
+  /** Registers question `id`; settles with its reply, or rejects when the signal aborts (the id is then dropped). */
+  expect(id: string, signal: AbortSignal): Promise<string> {
+    const reply = new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.waiting.delete(id);
         reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(id, (reply) => {
+      this.waiting.set(id, (text) => {
+        this.waiting.delete(id);
         signal.removeEventListener('abort', onAbort);
-        resolve(reply);
+        resolve(text);
       });
     });
+    reply.catch(() => {}); // the asker may be gone before it awaits; its own await still sees the rejection
+    return reply;
   }
 
-  /** Delivers a reply. Returns false for an id nobody asked. A reply may arrive before the wait starts. */
+  /** Delivers a reply; false (and a debug line) when nobody is waiting for `id`. */
   answer(id: string, reply: string): boolean {
     const resolve = this.waiting.get(id);
-    if (resolve) {
-      this.waiting.delete(id);
-      resolve(reply);
-      return true;
+    if (!resolve) {
+      this.logger?.debug(`Refused an answer to question ${id}: nobody is waiting for it.`);
+      return false;
     }
-    this.early.set(id, reply);
+    resolve(reply);
     return true;
   }
 }

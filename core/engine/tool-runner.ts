@@ -3,6 +3,7 @@ import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools
 import type { Tool } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
+import { nextQuestionId } from './question-ids.js';
 import type { EventChannel, PendingAnswers } from './event-channel.js';
 import { cutToolOutput, firstLine } from './tool-output.js';
 
@@ -109,10 +110,12 @@ export async function* runToolCall(
     };
   if (confirm) {
     for (;;) {
-      yield { type: 'confirmation-request', id: call.id };
+      const id = nextQuestionId();
+      const answered = options.answers.expect(id, signal);
+      yield { type: 'confirmation-request', id, callId: call.id };
       let reply: string;
       try {
-        reply = await options.answers.wait(call.id, signal);
+        reply = await answered;
       } catch {
         reply = 'n'; // Ctrl+C at the question counts as "n" (R-LOOP-2)
       }

@@ -25,8 +25,11 @@ export type EngineEvent =
       arguments: Record<string, unknown>;
       needsConfirmation: boolean;
     }
-  /** Answer with `engine.answer(id, reply)`; the engine repeats the request after an invalid reply. */
-  | { type: 'confirmation-request'; id: string }
+  /**
+   * Y/N for tool call `callId`. Answer with `engine.answer(id, reply)`: `id` is a question id, unique for the
+   * life of the process; the engine repeats the request (with a new id) after an invalid reply.
+   */
+  | { type: 'confirmation-request'; id: string; callId: string }
   /** ask_user (R-FN-3): answer with `engine.answer(id, text)`; with options, a number or the option text. */
   | { type: 'question'; id: string; question: string; options?: string[] }
   | { type: 'tool-result'; id: string; ok: boolean; summary: string }

@@ -66,7 +66,7 @@ describe('transcript', () => {
         arguments: { zeta: 1, alpha: { nested: ['x'] } },
         needsConfirmation: true,
       },
-      { type: 'confirmation-request', id: '1' },
+      { type: 'confirmation-request', id: '1', callId: 'c1' },
     ]);
     expect(text).toBe(
       'Let me look.\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments:\n  {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',
