@@ -1,4 +1,11 @@
-import { ConfigError, createHac, HacError, runCommand, type Hac } from '../core/index.js';
+import {
+  ChatController,
+  ConfigError,
+  createRuntime,
+  HacError,
+  runCommand,
+  type Runtime,
+} from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
@@ -22,9 +29,9 @@ export async function main(argv: string[], version: string): Promise<number> {
   }
 
   const oneShot = options.prompt !== undefined || !process.stdin.isTTY;
-  let hac: Hac;
+  let runtime: Runtime;
   try {
-    hac = await createHac({ model: options.model });
+    runtime = await createRuntime({ model: options.model });
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof HacError && error.code === 'usage'))
       throw error;
@@ -32,20 +39,20 @@ export async function main(argv: string[], version: string): Promise<number> {
     return EXIT.usage;
   }
   mark('config loaded, core created');
-  const config = hac.config();
-  hac.logger.info(
+  const config = runtime.config();
+  runtime.logger.info(
     `hac ${version} started; active model: ${config.activeModel ? `${config.activeModel.label} (${config.activeModel.provider})` : 'none'}`,
   );
 
   // R-TTY-3: close MCP sessions (children awaited) and the log, then leave with the signal's status.
   process.once('SIGTERM', () => {
-    hac.logger.info('SIGTERM received; closing.');
+    runtime.logger.info('SIGTERM received; closing.');
     // process.exit restores the terminal (Node resets stdio at exit); 143 = 128 + SIGTERM.
-    void hac.close().finally(() => process.exit(EXIT.sigterm));
+    void runtime.close().finally(() => process.exit(EXIT.sigterm));
   });
   process.once('SIGHUP', () => {
-    hac.logger.info('SIGHUP received; closing.');
-    void hac.close().finally(() => {
+    runtime.logger.info('SIGHUP received; closing.');
+    void runtime.close().finally(() => {
       // The terminal is usually gone: Node's own stdio reset at exit would abort on it (EIO). Restore what we
       // can by hand, then end by the signal itself, which the shell reports as 129.
       restoreTerminal();
@@ -54,12 +61,13 @@ export async function main(argv: string[], version: string): Promise<number> {
   });
 
   try {
+    const chat = runtime.openChat();
     if (options.resume) {
       // The same as `/resume 1`, with its message (on stderr in one-shot mode, where stdout is the answer).
-      const { lines } = await runCommand('/resume 1', hac.commands);
+      const { lines } = await runCommand('/resume 1', chat.commands);
       (oneShot ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
     }
-    if (!oneShot) return await runRepl(hac);
+    if (!oneShot) return await runRepl(runtime, new ChatController(runtime, chat));
     if (!config.activeModel) {
       process.stderr.write(
         `hac: no model to use. Set "active": true on a model in ${config.file}, or pass --model <name>.\n`,
@@ -71,10 +79,10 @@ export async function main(argv: string[], version: string): Promise<number> {
       process.stderr.write('hac: no question given: use -p "question" or pipe it on stdin.\n');
       return EXIT.usage;
     }
-    return await runOneShot(hac, question, options);
+    return await runOneShot(runtime, chat, question, options);
   } finally {
-    await hac.close();
-    hac.logger.info('hac exited');
+    await runtime.close();
+    runtime.logger.info('hac exited');
   }
 }
 

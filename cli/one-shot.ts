@@ -1,16 +1,27 @@
-import { stylesFor, TranscriptRenderer, type EngineEvent, type Hac } from '../core/index.js';
+import {
+  runTurn,
+  stylesFor,
+  TranscriptRenderer,
+  watchMcpProblems,
+  type Chat,
+  type EngineEvent,
+  type Runtime,
+} from '../core/index.js';
 import type { CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
-import { watchMcpProblems } from './mcp-problems.js';
 import { mark } from './profile.js';
-import { runTurn } from './turn-runner.js';
 
 /**
  * `hac -p` (R-TTY-6): the answer alone on stdout (thinking and notices on stderr), or every engine event as a
  * JSON line with `--output jsonl`. Exit 0 answered, 1 LLM or tool error, 3 a tool call needed a confirmation
  * nobody could give (manual mode without `--yes`).
  */
-export async function runOneShot(hac: Hac, question: string, options: CliOptions): Promise<number> {
+export async function runOneShot(
+  runtime: Runtime,
+  chat: Chat,
+  question: string,
+  options: CliOptions,
+): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -34,10 +45,11 @@ export async function runOneShot(hac: Hac, question: string, options: CliOptions
     if (text) process.stderr.write(text);
   };
 
-  hac.startMcp();
-  await watchMcpProblems(hac, (line) => process.stderr.write(`${line}\n`))();
+  runtime.startMcp();
+  const mcpProblems = watchMcpProblems(runtime, (problem) => process.stderr.write(`${problem.text}\n`));
+  await mcpProblems.check();
   try {
-    const { status, hadError } = await runTurn(hac, question, controller.signal, render, (event) => {
+    const { status, hadError } = await runTurn(chat.engine, question, controller.signal, render, (event) => {
       if (event.type === 'question') return Promise.resolve(''); // nobody to ask: ask_user gets "no answer"
       if (options.yes) return Promise.resolve('y');
       needsConfirmation = true;
@@ -49,6 +61,7 @@ export async function runOneShot(hac: Hac, question: string, options: CliOptions
     if (needsConfirmation) return EXIT.needsConfirmation;
     return status === 'answered' && !hadError ? EXIT.ok : EXIT.failed;
   } finally {
+    mcpProblems.stop();
     process.off('SIGINT', onSignal);
   }
 }

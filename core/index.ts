@@ -1,10 +1,11 @@
-// The public surface of the core: hosts (cli/, electron/) import only from here.
-export { createHac, type CreateHacOptions, type Hac } from './create-hac.js';
+// The public surface of the core: hosts (cli/, electron/, the `hac web` server) import only from here.
+export * from './host/index.js';
 export { Engine, NO_ACTIVE_MODEL, RESPONSE_CANCELLED, CONNECTING_MCP } from './engine/engine.js';
 export { runCommand, isCommand, completeCommand, COMMANDS } from './commands/run-command.js';
-export type { CommandOutput, CommandContext } from './commands/command-types.js';
+export type { CommandOutput, CommandContext, CommandQuestion } from './commands/command-types.js';
 export {
   TranscriptRenderer,
+  PROMPT,
   WAITING_LINE,
   THINKING_START,
   THINKING_END,
@@ -13,5 +14,5 @@ export {
 export { stylesFor, ANSI_STYLES, PLAIN_STYLES, type Styles } from './transcript/styles.js';
 export { ConfigError, HacError } from './errors/hac-error.js';
 export { hacPaths, resolveHome, type HacPaths } from './config/paths.js';
-export type { EngineEvent, TurnStatus } from './types/engine-event.js';
+export type { EngineEvent, ErrorCode, TurnStatus } from './types/engine-event.js';
 export type { Message, Usage } from './types/message.js';

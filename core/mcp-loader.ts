@@ -10,7 +10,8 @@ import type { McpPool, McpPoolEvent } from './mcp/index.js';
 export interface McpHandle {
   source: ToolSource;
   start(): void;
-  subscribe(listener: (event: McpPoolEvent) => void): void;
+  /** Returns the function that stops the listener. */
+  subscribe(listener: (event: McpPoolEvent) => void): () => void;
   view(): Promise<{
     servers: McpServerView[];
     error?: ConfigError;
@@ -31,7 +32,7 @@ export function createMcpHandle(
     return {
       source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
       start() {},
-      subscribe() {},
+      subscribe: () => () => {},
       view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
       setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
       close: () => Promise.resolve(),
@@ -45,10 +46,12 @@ export function createMcpHandle(
   const load = () =>
     (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
       pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
-      for (const listener of listeners) pool.subscribe(listener);
+      pool.subscribe((event) => {
+        for (const listener of listeners) listener(event);
+      });
       return pool;
     }));
-  const listeners: ((event: McpPoolEvent) => void)[] = [];
+  const listeners = new Set<(event: McpPoolEvent) => void>();
   const start = () =>
     (readyPromise ??= load()
       .then((p) => p.ready())
@@ -59,8 +62,8 @@ export function createMcpHandle(
     source: { isReady: () => ready, ready: start, tools: () => pool?.tools() ?? [] },
     start: () => void start(),
     subscribe(listener) {
-      listeners.push(listener);
-      pool?.subscribe(listener);
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     async view() {
       const p = await load();

@@ -1,3 +1,4 @@
+import type { ToolCallMode } from '../tools/approval.js';
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { SessionListing } from '../sessions/session-store.js';
@@ -8,8 +9,18 @@ import type { SessionListing } from '../sessions/session-store.js';
  */
 export interface CommandOutput {
   lines: string[];
-  question?: { prompt: string; answer(reply: string): Promise<CommandOutput> };
+  question?: CommandQuestion;
   exit?: boolean;
+}
+
+/**
+ * A command's follow-up question: the prompt, the choices it offers (choice n is the reply `n`; `0` cancels),
+ * so a window can make them clickable, and what a reply leads to.
+ */
+export interface CommandQuestion {
+  prompt: string;
+  choices: string[];
+  answer(reply: string): Promise<CommandOutput>;
 }
 
 /** One configured MCP server as `/mcp` and `/toggle-mcp` show it (R-CMD-4, R-CMD-7). */
@@ -34,7 +45,7 @@ export interface CommandContext {
   config(): HacConfig;
   /** Makes a configured model active (by index in models[]) or adds a discovered one as active; saves config.json. */
   setActiveModel(choice: { index: number } | { add: DiscoveredModel }): Promise<ModelConfig>;
-  setToolCallMode(mode: 'manual' | 'auto'): Promise<void>;
+  setToolCallMode(mode: ToolCallMode): Promise<void>;
   newSession(): void;
   listSessions(): Promise<SessionListing[]>;
   /** Continues a session file; resolves with its message count. */

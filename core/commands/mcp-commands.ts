@@ -26,13 +26,12 @@ export async function toggleMcpCommand(ctx: CommandContext): Promise<CommandOutp
   const { servers, error } = await ctx.mcpServers();
   if (error) return { lines: [error.message] };
   if (servers.length === 0) return { lines: ['No MCP servers configured in mcp-servers.json.'] };
+  const choices = servers.map((s) => `${s.name}: ${s.enabled ? 'enabled' : 'disabled'}`);
   return {
-    lines: [
-      'MCP servers found in mcp-servers.json:',
-      ...servers.map((s, i) => `  ${i + 1}) ${s.name}: ${s.enabled ? 'enabled' : 'disabled'}`),
-    ],
+    lines: ['MCP servers found in mcp-servers.json:', ...choices.map((choice, i) => `  ${i + 1}) ${choice}`)],
     question: {
       prompt: 'Choose the MCP server to enable/disable (0 to cancel): ',
+      choices,
       async answer(reply) {
         const text = reply.trim();
         if (text === '' || text === '0') return { lines: ['Toggle cancelled.'] };

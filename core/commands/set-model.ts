@@ -4,16 +4,18 @@ import type { CommandContext, CommandOutput } from './command-types.js';
 export async function setModelCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { models } = ctx.config();
   const discovered = await ctx.discoverOllamaModels();
-  const lines = [
-    ...models.map((m, i) => `  ${i + 1}) ${m.label} (${m.provider})${m.active ? ' *' : ''}`),
-    ...discovered.map((d, i) => `  ${models.length + i + 1}) ${d.name} (ollama, not in config)`),
+  const choices = [
+    ...models.map((m) => `${m.label} (${m.provider})${m.active ? ' *' : ''}`),
+    ...discovered.map((d) => `${d.name} (ollama, not in config)`),
   ];
+  const lines = choices.map((choice, i) => `  ${i + 1}) ${choice}`);
   if (lines.length === 0)
     return { lines: ['No models are configured, and no local Ollama server answered.'] };
   return {
     lines,
     question: {
       prompt: 'Choice (0 keeps the current model): ',
+      choices,
       async answer(reply) {
         const text = reply.trim();
         if (text === '' || text === '0') return { lines: ['Model selection unchanged.'] };

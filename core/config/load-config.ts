@@ -1,3 +1,4 @@
+import type { ToolCallMode } from '../tools/approval.js';
 import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
 import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
 
@@ -32,7 +33,7 @@ export interface HacConfig {
   /** True when config.json does not exist. */
   missing: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  toolCallMode: 'manual' | 'auto';
+  toolCallMode: ToolCallMode;
   models: ModelConfig[];
   activeModel: ModelConfig | undefined;
   contextMaxChars: number;
@@ -107,8 +108,13 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
 export function resolveApiKey(model: ModelConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const written = model.apiKey?.trim();
   if (written) {
-    const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(written);
-    return reference ? env[reference[1] as string] || undefined : written;
+    const variable = envReferenceName(written);
+    return variable ? env[variable] || undefined : written;
   }
   return env.OPENAI_API_KEY || undefined;
+}
+
+/** `OPENAI_API_KEY` for an apiKey written as `${OPENAI_API_KEY}`; undefined for a literal key. */
+export function envReferenceName(written: string | undefined): string | undefined {
+  return written ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(written.trim())?.[1] : undefined;
 }

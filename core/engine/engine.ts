@@ -379,10 +379,5 @@ export class Engine {
 
 function errorEvent(error: unknown): EngineEvent {
   if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
-  const code = (error as { code?: unknown } | null)?.code;
-  return {
-    type: 'error',
-    code: typeof code === 'string' ? code : 'internal',
-    message: error instanceof Error ? error.message : String(error),
-  };
+  return { type: 'error', code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,15 +1,7 @@
+import type { ProviderErrorCode } from '../types/engine-event.js';
 import { HacError } from './hac-error.js';
 
-/** The normalised failure classes of every provider (R-PROV-3). */
-export type ProviderErrorCode =
-  | 'auth'
-  | 'model-not-found'
-  | 'rate-limit'
-  | 'unavailable'
-  | 'timeout'
-  | 'context-overflow'
-  | 'bad-request'
-  | 'cancelled';
+export type { ProviderErrorCode };
 
 /** A provider failure with its class, whether a retry may help, and the server's wait hint. */
 export class ProviderError extends HacError {

@@ -1,13 +1,16 @@
+import type { HostEvent } from '../host/host-event.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Styles } from './styles.js';
 
+export const PROMPT = 'humble-ai> ';
 export const WAITING_LINE = 'Waiting for response...';
 export const THINKING_START = '<<< Thinking >>>';
 export const THINKING_END = '<<< End Thinking >>>';
 export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
 
 /**
- * Turns engine events into the text a host prints, the same in the terminal and in xterm.js.
+ * Turns host events (the engine's and the chat controller's) into the text a host prints, the same in the
+ * terminal and in xterm.js.
  * Streaming text is passed through as it arrives (never re-rendered); the renderer only remembers
  * whether the cursor is at the start of a line, so block lines never glue onto streamed text.
  */
@@ -18,7 +21,7 @@ export class TranscriptRenderer {
   constructor(private readonly styles: Styles) {}
 
   /** The text to print for one event (may be empty). */
-  render(event: EngineEvent): string {
+  render(event: HostEvent): string {
     switch (event.type) {
       case 'waiting':
         return this.line(this.styles.dim(WAITING_LINE));
@@ -37,7 +40,23 @@ export class TranscriptRenderer {
       case 'tool-call':
         return this.line(this.styles.cyan(toolCallSummary(event)));
       case 'confirmation-request':
-        return this.prompt(CONFIRM_QUESTION);
+        return ''; // the controller's `prompt` event that follows shows the question
+      case 'prompt':
+        return this.prompt(event.text);
+      case 'input':
+        if (event.reply) return this.newline(event.text);
+        return this.line(`${PROMPT}${event.text}`);
+      case 'command-output':
+        return event.lines.length ? this.line(event.lines.join('\n')) : '';
+      case 'busy':
+        return this.line(this.styles.dim(event.text));
+      case 'mcp-status':
+        return this.line(this.styles.red(event.text));
+      case 'fatal':
+        return this.line(this.styles.red(event.report.message));
+      case 'session-saved':
+      case 'exit':
+        return '';
       case 'question':
         return this.line(questionText(event.question, event.options));
       case 'tool-result':
@@ -51,7 +70,7 @@ export class TranscriptRenderer {
       case 'error':
         return this.line(this.styles.red(event.message));
       case 'turn-end':
-        return this.atLineStart ? '' : this.newline();
+        return this.atLineStart ? '' : this.newline('');
     }
   }
 
@@ -63,6 +82,11 @@ export class TranscriptRenderer {
   /** The host printed something itself (a prompt answer echoed by readline): the cursor is at a line start. */
   markLineStart(): void {
     this.atLineStart = true;
+  }
+
+  /** A host that prints a question's text itself (readline) gets the line break that must come before it. */
+  openPromptLine(): string {
+    return this.prompt('');
   }
 
   private stream(styled: string, raw: string): string {
@@ -82,9 +106,9 @@ export class TranscriptRenderer {
     return `${prefix}${text}`;
   }
 
-  private newline(): string {
+  private newline(text: string): string {
     this.atLineStart = true;
-    return '\n';
+    return `${text}\n`;
   }
 }
 

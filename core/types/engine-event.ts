@@ -1,5 +1,19 @@
 import type { Usage } from './message.js';
 
+/** The normalised failure classes of every provider (R-PROV-3). */
+export type ProviderErrorCode =
+  | 'auth'
+  | 'model-not-found'
+  | 'rate-limit'
+  | 'unavailable'
+  | 'timeout'
+  | 'context-overflow'
+  | 'bad-request'
+  | 'cancelled';
+
+/** What an `error` event is about: a provider class, or one of hac's own. */
+export type ErrorCode = ProviderErrorCode | 'no-model' | 'tool-error' | 'command-failed' | 'internal';
+
 /** How a turn ended. Only `answered` (and a kept timed-out partial answer) reaches the context and the session. */
 export type TurnStatus = 'answered' | 'cancelled' | 'declined' | 'failed';
 
@@ -35,7 +49,7 @@ export type EngineEvent =
   | { type: 'tool-result'; id: string; ok: boolean; summary: string }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }
   /** A failed attempt before any output; `message` is one line for the user, saying when it retries. */
-  | { type: 'retry'; attempt: number; code: string; delayMs: number; message: string }
+  | { type: 'retry'; attempt: number; code: ProviderErrorCode; delayMs: number; message: string }
   | { type: 'context-trimmed'; removed: number; summarised: boolean; text: string }
-  | { type: 'error'; code: string; message: string }
+  | { type: 'error'; code: ErrorCode; message: string }
   | { type: 'turn-end'; status: TurnStatus; usage?: Usage };

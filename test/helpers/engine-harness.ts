@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHac, type Hac } from '../../core/create-hac.js';
+import { createRuntime, type Chat, type Runtime } from '../../core/host/runtime.js';
 import { MemoryLogger } from '../../core/logging/logger.js';
 import type { EngineEvent } from '../../core/types/engine-event.js';
 
@@ -23,7 +23,9 @@ export interface HarnessOptions {
 export class EngineHarness {
   readonly logger = new MemoryLogger();
   readonly sleeps: number[] = [];
-  hac!: Hac;
+  runtime!: Runtime;
+  /** The runtime's first conversation. */
+  hac!: Chat & { close(): Promise<void> };
   readonly home = mkdtempSync(path.join(os.tmpdir(), 'hac-engine-'));
 
   static async start(options: HarnessOptions): Promise<EngineHarness> {
@@ -42,7 +44,7 @@ export class EngineHarness {
         path.join(h.home, 'mcp-servers.json'),
         JSON.stringify({ mcpServers: options.servers }, null, 2),
       );
-    h.hac = await createHac({
+    h.runtime = await createRuntime({
       home: h.home,
       logger: h.logger,
       env: { PATH: process.env.PATH },
@@ -53,7 +55,8 @@ export class EngineHarness {
         return Promise.resolve();
       },
     });
-    h.hac.startMcp();
+    h.hac = { ...h.runtime.openChat(), close: () => h.runtime.close() };
+    h.runtime.startMcp();
     return h;
   }
 

@@ -5,7 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
 import type { Usage } from '../../types/message.js';
-import { resolveApiKey } from '../../config/load-config.js';
+import { envReferenceName, resolveApiKey } from '../../config/load-config.js';
 import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
@@ -148,8 +148,7 @@ export class OpenAIChatModel implements ChatModel {
     const { model, env, configFile, logger } = this.options;
     const key = resolveApiKey(model, env);
     if (!key && model.baseUrl === OFFICIAL_API) {
-      const written = model.apiKey?.trim();
-      const variable = written ? /^\$\{(\w+)\}$/.exec(written)?.[1] : undefined;
+      const variable = envReferenceName(model.apiKey);
       const reason = variable
         ? `the environment variable ${variable} is not set`
         : 'no apiKey is set and OPENAI_API_KEY is not set';

@@ -19,7 +19,8 @@ async function nativeMode(): Promise<{ fake: OpenAIFake; h: EngineHarness }> {
   return { fake, h };
 }
 
-const echoCall = () => openaiReply.toolCalls([{ id: 'call_0', name: 'tools__echo', arguments: { text: 'yo' } }]);
+const echoCall = () =>
+  openaiReply.toolCalls([{ id: 'call_0', name: 'tools__echo', arguments: { text: 'yo' } }]);
 
 describe('engine: answers to questions nobody is asking', () => {
   it('a late "y" to a cancelled Y/N question never approves a later call with the same provider id', async () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHac } from '../../../core/create-hac.js';
+import { createRuntime } from '../../../core/host/runtime.js';
 import { refusedUrl } from '../../fakes/http-fake.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
@@ -16,10 +16,11 @@ describe('the log of a real run', () => {
         models: [{ name: 'llama3.2', provider: 'ollama', baseUrl: await refusedUrl(), active: true }],
       }),
     );
-    const hac = await createHac({ home });
+    const runtime = await createRuntime({ home });
+    const { engine } = runtime.openChat();
     const events = [];
-    for await (const e of hac.engine.run('hello', new AbortController().signal)) events.push(e);
-    await hac.close();
+    for await (const e of engine.run('hello', new AbortController().signal)) events.push(e);
+    await runtime.close();
     const [file] = readdirSync(path.join(home, 'logs'));
     expect(file).toMatch(/^application-hac-\d{4}-\d\d-\d\d\.log$/);
     const log = readFileSync(path.join(home, 'logs', file!), 'utf8');

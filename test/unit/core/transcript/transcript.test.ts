@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI_STYLES, PLAIN_STYLES, stylesFor } from '../../../../core/transcript/styles.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
-import type { EngineEvent } from '../../../../core/types/engine-event.js';
+import type { HostEvent } from '../../../../core/host/host-event.js';
 
-const renderAll = (events: EngineEvent[], styles = PLAIN_STYLES) => {
+const renderAll = (events: HostEvent[], styles = PLAIN_STYLES) => {
   const r = new TranscriptRenderer(styles);
   return events.map((e) => r.render(e)).join('');
 };
@@ -21,7 +21,7 @@ describe('transcript', () => {
   });
 
   it('wraps-thinking-in-markers-adding-a-newline-only-when-needed', () => {
-    const thinking = (text: string): EngineEvent[] => [
+    const thinking = (text: string): HostEvent[] => [
       { type: 'thinking-start' },
       { type: 'thinking-delta', text },
       { type: 'thinking-end' },
@@ -36,7 +36,7 @@ describe('transcript', () => {
   });
 
   it('styles-thinking-dim-tools-cyan-errors-red-only-with-ansi-styles', () => {
-    const events: EngineEvent[] = [
+    const events: HostEvent[] = [
       { type: 'thinking-start' },
       { type: 'thinking-delta', text: 'hmm' },
       { type: 'thinking-end' },
@@ -67,6 +67,7 @@ describe('transcript', () => {
         needsConfirmation: true,
       },
       { type: 'confirmation-request', id: '1', callId: 'c1' },
+      { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' },
     ]);
     expect(text).toBe(
       'Let me look.\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments:\n  {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',

@@ -1,14 +1,23 @@
 import { promises as fs } from 'node:fs';
-import { writeFileAtomic } from '../core/fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 
 /** Entries kept in the `history` file (R-TTY-1). */
 export const HISTORY_SIZE = 1000;
 
-/** The saved input history, newest first (readline's order); empty when there is none. */
+/** A display marker for a line break that older versions wrote into the history file as it was. */
+const LEGACY_NEWLINE_MARKER = '\u2424'; // ␤
+
+/**
+ * The input history shared by the CLI and the desktop (the `history` file), newest first (readline's order);
+ * empty when there is none. A multi-line entry comes back with real line breaks.
+ */
 export async function loadHistory(file: string): Promise<string[]> {
   try {
     const lines = (await fs.readFile(file, 'utf8')).split('\n').filter(Boolean);
-    return lines.reverse().slice(0, HISTORY_SIZE).map(unescapeLine);
+    return lines
+      .reverse()
+      .slice(0, HISTORY_SIZE)
+      .map((line) => unescapeLine(line).replaceAll(LEGACY_NEWLINE_MARKER, '\n'));
   } catch {
     return [];
   }

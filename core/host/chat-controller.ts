@@ -1,0 +1,179 @@
+import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
+import type { CommandOutput } from '../commands/command-types.js';
+import { CONFIRM_QUESTION } from '../transcript/transcript.js';
+import type { HostEvent, PromptKind } from './host-event.js';
+import { watchMcpProblems } from './mcp-problems.js';
+import { runTurn, type EngineQuestion } from './run-turn.js';
+import type { Chat, Runtime } from './runtime.js';
+
+/** What Ctrl+C did (R-TTY-2, R-LOOP-2); on `idle` the front end does its own idle action (exit, clear input). */
+export type InterruptResult = 'cancelled' | 'answered-no' | 'question-cancelled' | 'idle';
+
+/** Shown when a line arrives while a turn or command still runs (no second turn, no `/new` mid-turn). */
+export const BUSY_TEXT = 'Still working on the last message: wait for it, or press Ctrl+C to cancel it.';
+
+/** The prompt before a reply to the model's `ask_user` question. */
+export const ASK_PROMPT = '> ';
+
+interface PendingQuestion {
+  kind: PromptKind;
+  resolve(reply: string): void;
+  reject(reason: Error): void;
+}
+
+/**
+ * One conversation as a front end drives it (design.md, "The host layer"): plain lines in through `submit`,
+ * Ctrl+C through `interrupt`, and one ordered stream of plain-JSON host events out. Decides once, for every
+ * front end, what a line means (a command, a message, or the reply to what is being asked) and what Ctrl+C means.
+ */
+export class ChatController {
+  private readonly listeners = new Set<(event: HostEvent) => void>();
+  private readonly mcpProblems;
+  private pending: PendingQuestion | undefined;
+  private turn: AbortController | undefined;
+  private working = false;
+  private closed = false;
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly chat: Chat = runtime.openChat(),
+  ) {
+    this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
+  }
+
+  /** Listens to every host event, in order; returns the function that stops listening. */
+  onEvent(listener: (event: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Starts MCP servers in the background (R-TTY-5) and reports a broken mcp-servers.json at once (R-MCP-9). */
+  start(): Promise<void> {
+    this.runtime.startMcp();
+    return this.mcpProblems.check();
+  }
+
+  /** Whether a line now would start something (nothing runs and nothing is being asked). */
+  get idle(): boolean {
+    return !this.working && !this.pending;
+  }
+
+  /** What is being asked, if anything. */
+  get asking(): PromptKind | undefined {
+    return this.pending?.kind;
+  }
+
+  /**
+   * A line from the user: the reply to the question being asked, else a command or a message (`//text` sends
+   * `/text`). Resolves when what it started has finished (a reply resolves at once).
+   */
+  async submit(line: string): Promise<void> {
+    if (this.closed) return;
+    const text = line.replace(/\r\n?/g, '\n');
+    const question = this.pending;
+    if (question) {
+      this.pending = undefined;
+      this.emit({ type: 'input', text, reply: true });
+      return question.resolve(text);
+    }
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (this.working) return this.emit({ type: 'busy', text: BUSY_TEXT });
+    this.working = true;
+    this.emit({ type: 'input', text: trimmed, reply: false });
+    try {
+      if (isCommand(trimmed)) await this.command(trimmed);
+      else await this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed);
+    } catch (error) {
+      this.emit({
+        type: 'error',
+        code: 'command-failed',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      this.working = false;
+    }
+  }
+
+  /** Ctrl+C (R-TTY-2, R-LOOP-2): answers no at Y/N, cancels a command's question, else cancels the turn. */
+  interrupt(): InterruptResult {
+    const question = this.pending;
+    if (question?.kind === 'confirm') {
+      this.pending = undefined;
+      question.resolve('n');
+      return 'answered-no';
+    }
+    if (question?.kind === 'choice') {
+      this.pending = undefined;
+      question.reject(new Error('cancelled'));
+      return 'question-cancelled';
+    }
+    if (this.turn) {
+      this.pending = undefined;
+      question?.reject(new Error('cancelled'));
+      this.turn.abort();
+      return 'cancelled';
+    }
+    return 'idle';
+  }
+
+  /** Tab completion of what is typed at the prompt. */
+  complete(prefix: string): string[] {
+    return completeCommand(prefix);
+  }
+
+  /** Ends this conversation: a running turn is cancelled and every listener released. MCP stays (it is shared). */
+  close(): void {
+    if (this.closed) return;
+    this.interrupt();
+    this.closed = true;
+    this.mcpProblems.stop();
+    this.listeners.clear();
+  }
+
+  private async command(line: string): Promise<void> {
+    let output: CommandOutput = await runCommand(line, this.chat.commands);
+    for (;;) {
+      if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
+      if (output.exit) return this.emit({ type: 'exit' });
+      const question = output.question;
+      if (!question) return;
+      const reply = await this.ask('choice', question.prompt, question.choices).catch(() => '0');
+      output = await question.answer(reply);
+    }
+  }
+
+  private async message(text: string): Promise<void> {
+    const turn = new AbortController();
+    this.turn = turn;
+    try {
+      const { status } = await runTurn(
+        this.chat.engine,
+        text,
+        turn.signal,
+        (event) => this.emit(event),
+        (event) => this.askEngine(event),
+      );
+      const file = this.chat.conversation.sessionFile;
+      if (status === 'answered' && file) this.emit({ type: 'session-saved', file });
+    } finally {
+      this.turn = undefined;
+    }
+  }
+
+  private askEngine(event: EngineQuestion): Promise<string> {
+    if (event.type === 'confirmation-request') return this.ask('confirm', CONFIRM_QUESTION);
+    return this.ask('ask', ASK_PROMPT, event.options);
+  }
+
+  private ask(kind: PromptKind, text: string, choices?: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.pending = { kind, resolve, reject };
+      this.emit({ type: 'prompt', kind, text, ...(choices?.length ? { choices } : {}) });
+    });
+  }
+
+  private emit(event: HostEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

@@ -1,0 +1,47 @@
+import type { EngineEvent } from '../types/engine-event.js';
+
+/** What a question is about: a tool call's Y/N, a command's numbered choice, or the model's `ask_user`. */
+export type PromptKind = 'confirm' | 'choice' | 'ask';
+
+/** One problem in a user's file, as plain data (R-CFG-6): where, what, and how to fix it. */
+export interface ReportedProblem {
+  at: string;
+  message: string;
+  fix?: string;
+}
+
+/**
+ * An error as plain data, so it survives `structuredClone`, IPC and JSON with everything a user needs:
+ * a config report keeps its file, problems and fixes.
+ */
+export interface ErrorReport {
+  code: string;
+  message: string;
+  file?: string;
+  problems?: ReportedProblem[];
+}
+
+/**
+ * What a chat controller tells its front end, in order: the engine's events plus what a front end shows besides
+ * a turn. Plain JSON only: printed by the CLI, sent over Electron IPC and WebSocket, written as JSON lines.
+ */
+export type HostEvent =
+  | EngineEvent
+  /** The submitted line, echoed: a message or command after the prompt, or the reply to a question. */
+  | { type: 'input'; text: string; reply: boolean }
+  /** What a command printed. */
+  | { type: 'command-output'; lines: string[] }
+  /** Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based). */
+  | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[] }
+  /** A line was submitted while a turn or command runs, and was not taken. */
+  | { type: 'busy'; text: string }
+  /** An MCP problem, reported once: a broken mcp-servers.json (no `server`) or a server that failed. */
+  | { type: 'mcp-status'; server?: string; text: string }
+  /** The answered turn was written to its session file. */
+  | { type: 'session-saved'; file: string }
+  /** Start-up or a command failed in a way the user must fix (config.json broken): shown instead of a chat. */
+  | { type: 'fatal'; report: ErrorReport }
+  /** `/exit`: the front end closes this conversation (and the process, if it was the last). */
+  | { type: 'exit' };
+
+export type HostEventType = HostEvent['type'];

@@ -1,0 +1,9 @@
+// The host layer: what every front end (cli/, electron/, the `hac web` server) uses, and nothing else of core.
+export { createRuntime, type Runtime, type RuntimeOptions, type Chat, type McpView } from './runtime.js';
+export { ChatController, BUSY_TEXT, ASK_PROMPT, type InterruptResult } from './chat-controller.js';
+export type { HostEvent, HostEventType, PromptKind, ErrorReport, ReportedProblem } from './host-event.js';
+export { errorReport } from './error-report.js';
+export { runTurn, type Ask, type EngineQuestion } from './run-turn.js';
+export { watchMcpProblems, type McpProblem } from './mcp-problems.js';
+export { loadHistory, saveHistory, HISTORY_SIZE } from './input-history.js';
+export { createEventBatcher, type EventBatcher, type BatchClock } from './event-batcher.js';

@@ -1,0 +1,33 @@
+import type { Engine } from '../engine/engine.js';
+import type { EngineEvent, TurnStatus } from '../types/engine-event.js';
+
+/** A question the engine asks during a turn. */
+export type EngineQuestion = Extract<EngineEvent, { type: 'confirmation-request' | 'question' }>;
+
+/** How a host answers the engine's questions; resolves with the reply text. */
+export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<string>;
+
+/**
+ * Runs one turn: hands every event to `emit` and answers the engine's questions with `ask` (a failed or
+ * cancelled ask counts as "n", R-LOOP-2). Resolves with how the turn ended and whether an error was shown.
+ */
+export async function runTurn(
+  engine: Engine,
+  text: string,
+  signal: AbortSignal,
+  emit: (event: EngineEvent) => void,
+  ask: Ask,
+): Promise<{ status: TurnStatus; hadError: boolean }> {
+  let status: TurnStatus = 'failed';
+  let hadError = false;
+  for await (const event of engine.run(text, signal)) {
+    emit(event);
+    if (event.type === 'error') hadError = true;
+    if (event.type === 'turn-end') status = event.status;
+    if (event.type === 'confirmation-request' || event.type === 'question') {
+      const reply = await ask(event, signal).catch(() => 'n');
+      if (!signal.aborted) engine.answer(event.id, reply);
+    }
+  }
+  return { status, hadError };
+}

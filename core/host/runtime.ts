@@ -1,0 +1,194 @@
+import type { CommandContext, McpServerView } from '../commands/command-types.js';
+import { activeModelChanges } from '../config/active-model-changes.js';
+import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
+import { updateJsonFile } from '../config/json-edit.js';
+import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
+import { discoverOllama } from '../config/ollama-discovery.js';
+import { hacPaths, type HacPaths } from '../config/paths.js';
+import { Conversation } from '../engine/conversation.js';
+import { Engine } from '../engine/engine.js';
+import { ConfigError, HacError } from '../errors/hac-error.js';
+import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
+import type { Logger } from '../logging/logger.js';
+import type { McpPoolEvent } from '../mcp/index.js';
+import { createMcpHandle } from '../mcp-loader.js';
+import type { ChatModel } from '../providers/chat-model.js';
+import { createChatModel } from '../providers/create-chat-model.js';
+import { FileSessionStore } from '../sessions/session-store.js';
+
+/** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
+export interface RuntimeOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Retry waits; tests inject one that does not sleep. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => Date;
+  timeZone?: string;
+  /** The pool's connect timeout (R-MCP-5, default 30 s). */
+  mcpConnectTimeoutMs?: number;
+  /** `hac --model <name>`: use this configured model (by name or id) for this run, without saving it. */
+  model?: string;
+}
+
+/** What `/mcp`, `/toggle-mcp` and the MCP problem lines read. */
+export interface McpView {
+  servers: McpServerView[];
+  error?: ConfigError;
+  file: string;
+}
+
+/** One conversation of its own (a window, a tab, the REPL): engine, context, session file, commands. */
+export interface Chat {
+  engine: Engine;
+  commands: CommandContext;
+  conversation: Conversation;
+}
+
+/**
+ * What one process shares between its conversations (R-DESK-6): config, log, MCP pool, model clients. Knows
+ * nothing about terminals or windows.
+ */
+export interface Runtime {
+  paths: HacPaths;
+  config(): HacConfig;
+  logger: Logger;
+  /** Starts MCP servers in the background (R-TTY-5); the first message waits for them. */
+  startMcp(): void;
+  /** Called when a server's state or tools change; returns the function that stops it. */
+  onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
+  mcpServers(): Promise<McpView>;
+  /** A new conversation, sharing everything above. */
+  openChat(): Chat;
+  /** Closes every MCP session (stdio children are gone when it resolves, R-MCP-6) and flushes the log. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root (design.md): config -> providers -> tools -> sessions; engines and commands per chat.
+ * Throws ConfigError for a broken config.json (R-CFG-9), logged first; a broken mcp-servers.json only empties
+ * the pool.
+ */
+export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const env = options.env ?? process.env;
+  const paths = hacPaths(options.home);
+  await ensureHome(paths);
+  // `--model` holds until the user picks another model with /set-model.
+  let modelOverride = options.model;
+  const pick = (loaded: HacConfig): HacConfig => {
+    if (modelOverride === undefined) return loaded;
+    const chosen = loaded.models.find((m) => m.label === modelOverride || m.id === modelOverride);
+    if (!chosen) {
+      const names = loaded.models.map((m) => m.label).join(', ') || 'none';
+      throw new HacError('usage', `No configured model is named "${modelOverride}". Use one of: ${names}.`);
+    }
+    return { ...loaded, activeModel: chosen };
+  };
+  let config: HacConfig;
+  try {
+    config = pick(await loadConfig(paths.config));
+  } catch (error) {
+    await logStartFailure(paths, options.logger, error);
+    throw error;
+  }
+  const fileLogger: FileLogger | undefined = options.logger
+    ? undefined
+    : createFileLogger(paths.logs, config.logLevel);
+  const logger = options.logger ?? fileLogger!;
+  const rememberSecrets = () => fileLogger?.addSecrets(config.models.map((m) => resolveApiKey(m, env)));
+  rememberSecrets();
+
+  const mcp = createMcpHandle(paths, logger, env, options.mcpConnectTimeoutMs);
+  const sessions = new FileSessionStore(paths.sessions);
+  const models = new Map<string, Promise<ChatModel>>();
+  const chatModel = (model: ModelConfig) => {
+    const key = JSON.stringify(model);
+    let made = models.get(key);
+    if (!made) {
+      // A debug copy of every answer only when the log would keep it.
+      made = createChatModel({
+        model,
+        configFile: paths.config,
+        logger,
+        env,
+        logResponses: config.logLevel === 'debug',
+        extraBody: model.extraBody,
+      });
+      models.set(key, made);
+    }
+    return made;
+  };
+
+  const reload = async () => {
+    config = pick(await loadConfig(paths.config));
+    fileLogger?.setLevel(config.logLevel);
+    rememberSecrets();
+    return config;
+  };
+
+  // What every conversation's commands share; the session commands are added per chat.
+  const shared: Omit<CommandContext, 'newSession' | 'listSessions' | 'resumeSession'> = {
+    config: () => config,
+    async setActiveModel(choice) {
+      modelOverride = undefined;
+      await updateJsonFile(paths.config, (current) => activeModelChanges(current, choice));
+      const active = (await reload()).activeModel!;
+      logger.info(`Active model set to ${active.label} (${active.provider}).`);
+      return active;
+    },
+    async setToolCallMode(mode) {
+      await updateJsonFile(paths.config, [{ path: ['toolCallMode'], value: mode }]);
+      await reload();
+      logger.info(`Tool call mode set to ${mode}.`);
+    },
+    mcpServers: () => mcp.view(),
+    setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
+    discoverOllamaModels: () => discoverOllama(config, logger),
+  };
+
+  return {
+    paths,
+    config: () => config,
+    logger,
+    startMcp: () => mcp.start(),
+    onMcpChange: (listener) => mcp.subscribe(listener),
+    mcpServers: () => mcp.view(),
+    openChat() {
+      const conversation = new Conversation(sessions, logger);
+      const engine = new Engine({
+        config: () => config,
+        basePrompt: () => readBaseSystemPrompt(paths),
+        chatModel,
+        toolSource: mcp.source,
+        conversation,
+        logger,
+        now: options.now,
+        timeZone: options.timeZone,
+        sleep: options.sleep,
+      });
+      const commands: CommandContext = {
+        ...shared,
+        newSession: () => conversation.reset(),
+        listSessions: () => sessions.list(20),
+        resumeSession: (file) => conversation.resume(file),
+      };
+      return { engine, commands, conversation };
+    },
+    close: async () => {
+      await mcp.close();
+      await fileLogger?.flush();
+    },
+  };
+}
+
+/** A config.json that stops start-up is reported on screen by the host, and also kept in the day's log. */
+async function logStartFailure(paths: HacPaths, injected: Logger | undefined, error: unknown): Promise<void> {
+  if (!(error instanceof ConfigError) && !(error instanceof HacError)) return;
+  try {
+    const logger = injected ?? createFileLogger(paths.logs, 'info');
+    logger.error(`Start-up failed: ${error.message}`);
+    if (!injected) await (logger as FileLogger).flush();
+  } catch {
+    // The log is a convenience here: the host still shows the report.
+  }
+}

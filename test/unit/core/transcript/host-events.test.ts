@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { errorReport } from '../../../../core/host/error-report.js';
+import type { HostEvent, HostEventType } from '../../../../core/host/host-event.js';
+import { ConfigError } from '../../../../core/errors/hac-error.js';
+import { ANSI_STYLES, PLAIN_STYLES } from '../../../../core/transcript/styles.js';
+import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
+
+const renderAll = (events: HostEvent[], styles = PLAIN_STYLES) => {
+  const r = new TranscriptRenderer(styles);
+  return events.map((e) => r.render(e)).join('');
+};
+
+/** One event of every type, with what it prints after streamed text that did not end its line. */
+const everyType: Record<HostEventType, [HostEvent, string]> = {
+  waiting: [{ type: 'waiting' }, '\nWaiting for response...\n'],
+  notice: [{ type: 'notice', level: 'info', text: 'Response cancelled.' }, '\nResponse cancelled.\n'],
+  'thinking-start': [{ type: 'thinking-start' }, '\n<<< Thinking >>>\n'],
+  'thinking-delta': [{ type: 'thinking-delta', text: 'hmm' }, 'hmm'],
+  'thinking-end': [{ type: 'thinking-end' }, '\n<<< End Thinking >>>\n'],
+  'text-delta': [{ type: 'text-delta', text: ' more' }, ' more'],
+  'tool-call': [
+    {
+      type: 'tool-call',
+      id: 'c',
+      server: 's',
+      tool: 't',
+      arguments: {},
+      needsConfirmation: false,
+    },
+    '\nMCP server: s\nTool: t\nArguments:\n  {}\n',
+  ],
+  'confirmation-request': [{ type: 'confirmation-request', id: 'q1', callId: 'c' }, ''],
+  question: [{ type: 'question', id: 'q2', question: 'Which?' }, '\nWhich?\n'],
+  'tool-result': [
+    { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.' },
+    '\ns/t returned 2 characters.\n',
+  ],
+  'tool-skipped': [
+    { type: 'tool-skipped', id: 'c', reason: 'declined', text: 'MCP call cancelled by user.' },
+    '\nMCP call cancelled by user.\n',
+  ],
+  retry: [
+    { type: 'retry', attempt: 1, code: 'unavailable', delayMs: 1000, message: 'Retrying in 1 s.' },
+    '\nRetrying in 1 s.\n',
+  ],
+  'context-trimmed': [
+    { type: 'context-trimmed', removed: 2, summarised: false, text: 'Trimmed 2.' },
+    '\nTrimmed 2.\n',
+  ],
+  error: [{ type: 'error', code: 'auth', message: 'Bad key.' }, '\nBad key.\n'],
+  'turn-end': [{ type: 'turn-end', status: 'answered' }, '\n'],
+  input: [{ type: 'input', text: '/help', reply: false }, '\nhumble-ai> /help\n'],
+  'command-output': [{ type: 'command-output', lines: ['a', 'b'] }, '\na\nb\n'],
+  prompt: [{ type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' }, '\nCall now? (Y/N): '],
+  busy: [{ type: 'busy', text: 'Still working.' }, '\nStill working.\n'],
+  'mcp-status': [
+    { type: 'mcp-status', server: 'x', text: 'MCP server "x" failed: boom (see /mcp)' },
+    '\nMCP server "x" failed: boom (see /mcp)\n',
+  ],
+  'session-saved': [{ type: 'session-saved', file: '/s.json' }, ''],
+  fatal: [
+    { type: 'fatal', report: { code: 'config-invalid', message: 'config.json is not valid' } },
+    '\nconfig.json is not valid\n',
+  ],
+  exit: [{ type: 'exit' }, ''],
+};
+
+describe('transcript: every host event', () => {
+  it.each(Object.entries(everyType))(
+    '%s prints on its own line after streamed text',
+    (_type, [event, printed]) => {
+      const r = new TranscriptRenderer(PLAIN_STYLES);
+      r.render({ type: 'text-delta', text: 'partial' });
+      expect(r.render(event)).toBe(printed);
+    },
+  );
+
+  it('a reply ends the prompt line it answers; a typed line shows the prompt', () => {
+    expect(
+      renderAll([
+        { type: 'input', text: 'list files', reply: false },
+        { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' },
+        { type: 'input', text: 'y', reply: true },
+        { type: 'tool-result', id: 'c', ok: true, summary: 'done' },
+      ]),
+    ).toBe('humble-ai> list files\nCall now? (Y/N): y\ndone\n');
+  });
+
+  it('a command choice prompt follows its numbered lines', () => {
+    expect(
+      renderAll([
+        { type: 'command-output', lines: ['  1) gpt-4o (openai) *'] },
+        {
+          type: 'prompt',
+          kind: 'choice',
+          text: 'Choice (0 keeps the current model): ',
+          choices: ['gpt-4o (openai) *'],
+        },
+        { type: 'input', text: '0', reply: true },
+        { type: 'command-output', lines: ['Model selection unchanged.'] },
+      ]),
+    ).toBe('  1) gpt-4o (openai) *\nChoice (0 keeps the current model): 0\nModel selection unchanged.\n');
+  });
+
+  it('styles problems red and the busy line dim, as the CLI does', () => {
+    expect(renderAll([{ type: 'mcp-status', text: 'failed' }], ANSI_STYLES)).toBe('\x1b[31mfailed\x1b[39m\n');
+    expect(renderAll([{ type: 'busy', text: 'wait' }], ANSI_STYLES)).toBe('\x1b[2mwait\x1b[22m\n');
+    expect(renderAll([{ type: 'fatal', report: { code: 'x', message: 'broken' } }], ANSI_STYLES)).toBe(
+      '\x1b[31mbroken\x1b[39m\n',
+    );
+  });
+
+  it('a host that asks through readline gets only the line break before the question', () => {
+    const r = new TranscriptRenderer(PLAIN_STYLES);
+    r.render({ type: 'text-delta', text: 'half a line' });
+    expect(r.openPromptLine()).toBe('\n');
+    r.markLineStart();
+    expect(r.openPromptLine()).toBe('');
+  });
+});
+
+describe('error reports cross process boundaries intact', () => {
+  const error = new ConfigError('/home/me/.humble-ai-cli/config.json', [
+    {
+      at: 'logLevel',
+      message: 'expected one of "debug"|"info"|"warn"|"error"',
+      fix: 'Use one of "debug", "info".',
+    },
+  ]);
+
+  it('survives structuredClone and JSON with its path, problems and fixes', () => {
+    const report = errorReport(error);
+    expect(report).toMatchObject({
+      code: 'config-invalid',
+      file: '/home/me/.humble-ai-cli/config.json',
+      problems: [{ at: 'logLevel', fix: 'Use one of "debug", "info".' }],
+    });
+    expect(report.message).toContain('config.json is not valid');
+    expect(structuredClone(report)).toEqual(report);
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+    // The host event that carries it, too.
+    const event: HostEvent = { type: 'fatal', report };
+    expect(structuredClone(event)).toEqual(event);
+  });
+
+  it('keeps the message of any other error, with a code', () => {
+    expect(errorReport(new Error('boom'))).toEqual({ code: 'internal', message: 'boom' });
+  });
+});
