@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   mcpConnectTimeoutMs?: number;
   /** `hac --model <name>`: use this configured model (by name or id) for this run, without saving it. */
   model?: string;
+  /** Tests: the ChatModel for a configured model, instead of the provider's SDK client. */
+  chatModel?: (model: ModelConfig) => Promise<ChatModel>;
 }
 
 /** What `/mcp`, `/toggle-mcp` and the MCP problem lines read. */
@@ -101,7 +103,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const mcp = createMcpHandle(paths, logger, env, options.mcpConnectTimeoutMs);
   const sessions = new FileSessionStore(paths.sessions);
   const models = new Map<string, Promise<ChatModel>>();
-  const chatModel = (model: ModelConfig) => {
+  const sdkChatModel = (model: ModelConfig) => {
     const key = JSON.stringify(model);
     let made = models.get(key);
     if (!made) {
@@ -118,6 +120,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     }
     return made;
   };
+  const chatModel = options.chatModel ?? sdkChatModel;
 
   const reload = async () => {
     config = pick(await loadConfig(paths.config));
