@@ -1,7 +1,10 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_TEXT } from '../../../core/host/chat-controller.js';
+import { errorReport } from '../../../core/host/error-report.js';
+import { createRuntime } from '../../../core/host/runtime.js';
 import type { HostEvent } from '../../../core/host/host-event.js';
 import { gate } from '../../fakes/fake-chat-model.js';
 import { ControllerHarness, nextEvent, ofType } from '../../helpers/controller-harness.js';
@@ -393,6 +396,28 @@ describe('chat controller: conversations and the runtime', () => {
     for (const event of events) {
       expect(structuredClone(event)).toEqual(event);
       expect(JSON.parse(JSON.stringify(event))).toEqual(event);
+    }
+  });
+});
+
+describe('runtime start-up', () => {
+  it('a config.json that stops start-up is thrown with its report and kept in the day log', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'hac-start-'));
+    try {
+      writeFileSync(path.join(home, 'config.json'), JSON.stringify({ logLevel: 'verbose', models: [] }));
+      const error = await createRuntime({ home }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const report = errorReport(error);
+      expect(report).toMatchObject({ code: 'config-invalid', file: path.join(home, 'config.json') });
+      expect(report.problems![0]).toMatchObject({ at: 'logLevel' });
+      const [log] = readdirSync(path.join(home, 'logs'));
+      expect(readFileSync(path.join(home, 'logs', log!), 'utf8')).toMatch(
+        /\[ERROR\] Start-up failed: .*config\.json is not valid/,
+      );
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });
