@@ -1,7 +1,7 @@
 import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
 import { CONFIRM_QUESTION } from '../transcript/transcript.js';
-import type { HostEvent, PromptKind } from './host-event.js';
+import type { ChatStatus, HostEvent, PromptKind } from './host-event.js';
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
 import type { Chat, Runtime } from './runtime.js';
@@ -33,12 +33,15 @@ export class ChatController {
   private turn: AbortController | undefined;
   private working = false;
   private closed = false;
+  private mcpCounts: ChatStatus['mcp'] = { connected: 0, configured: 0 };
+  private readonly stopStatus: () => void;
 
   constructor(
     private readonly runtime: Runtime,
     readonly chat: Chat = runtime.openChat(),
   ) {
     this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
+    this.stopStatus = runtime.onMcpChange(() => void this.refreshStatus());
   }
 
   /** Listens to every host event, in order; returns the function that stops listening. */
@@ -48,9 +51,22 @@ export class ChatController {
   }
 
   /** Starts MCP servers in the background (R-TTY-5) and reports a broken mcp-servers.json at once (R-MCP-9). */
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    this.emitStatus();
     this.runtime.startMcp();
-    return this.mcpProblems.check();
+    await this.mcpProblems.check();
+    await this.refreshStatus();
+  }
+
+  /** The state a status bar shows. */
+  get status(): ChatStatus {
+    const model = this.runtime.config().activeModel;
+    return {
+      ...(model ? { model: model.label, provider: model.provider } : {}),
+      toolMode: this.runtime.config().toolCallMode,
+      mcp: { ...this.mcpCounts },
+      busy: this.working,
+    };
   }
 
   /** Whether a line now would start something (nothing runs and nothing is being asked). */
@@ -81,6 +97,7 @@ export class ChatController {
     if (this.working) return this.emit({ type: 'busy', text: BUSY_TEXT });
     this.working = true;
     this.emit({ type: 'input', text: trimmed, reply: false });
+    this.emitStatus();
     try {
       if (isCommand(trimmed)) await this.command(trimmed);
       else await this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed);
@@ -92,6 +109,7 @@ export class ChatController {
       });
     } finally {
       this.working = false;
+      this.emitStatus();
     }
   }
 
@@ -128,6 +146,7 @@ export class ChatController {
     this.interrupt();
     this.closed = true;
     this.mcpProblems.stop();
+    this.stopStatus();
     this.listeners.clear();
   }
 
@@ -171,6 +190,20 @@ export class ChatController {
       this.pending = { kind, resolve, reject };
       this.emit({ type: 'prompt', kind, text, ...(choices?.length ? { choices } : {}) });
     });
+  }
+
+  private emitStatus(): void {
+    this.emit({ type: 'status', status: this.status });
+  }
+
+  private async refreshStatus(): Promise<void> {
+    const { servers } = await this.runtime.mcpServers();
+    const enabled = servers.filter((s) => s.enabled);
+    this.mcpCounts = {
+      connected: enabled.filter((s) => s.state === 'connected').length,
+      configured: enabled.length,
+    };
+    this.emitStatus();
   }
 
   private emit(event: HostEvent): void {

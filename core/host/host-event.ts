@@ -1,5 +1,15 @@
 import type { EngineEvent } from '../types/engine-event.js';
 
+/** The one-line state a window shows under its prompt. */
+export interface ChatStatus {
+  /** The active model's name and provider; absent when none is configured. */
+  model?: string;
+  provider?: string;
+  toolMode: 'manual' | 'auto';
+  mcp: { connected: number; configured: number };
+  busy: boolean;
+}
+
 /** What a question is about: a tool call's Y/N, a command's numbered choice, or the model's `ask_user`. */
 export type PromptKind = 'confirm' | 'choice' | 'ask';
 
@@ -41,6 +51,8 @@ export type HostEvent =
   | { type: 'session-saved'; file: string }
   /** Start-up or a command failed in a way the user must fix (config.json broken): shown instead of a chat. */
   | { type: 'fatal'; report: ErrorReport }
+  /** The state changed (model, tool mode, MCP servers, busy or idle). */
+  | { type: 'status'; status: ChatStatus }
   /** `/exit`: the front end closes this conversation (and the process, if it was the last). */
   | { type: 'exit' };
 

@@ -55,6 +55,7 @@ export class TranscriptRenderer {
       case 'fatal':
         return this.line(this.styles.red(event.report.message));
       case 'session-saved':
+      case 'status':
       case 'exit':
         return '';
       case 'question':

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUSY_TEXT } from '../../../core/host/chat-controller.js';
 import { errorReport } from '../../../core/host/error-report.js';
 import { createRuntime } from '../../../core/host/runtime.js';
@@ -20,7 +20,8 @@ async function start(options: Parameters<typeof ControllerHarness.start>[0] = {}
   return h;
 }
 const withTools = { servers: { tools: testServerEntry() } };
-const types = (events: HostEvent[]) => events.map((e) => e.type);
+/** The event types, without the status updates (a test of their own covers them). */
+const types = (events: HostEvent[]) => events.filter((e) => e.type !== 'status').map((e) => e.type);
 const outputLines = (events: HostEvent[]) => ofType(events, 'command-output').flatMap((e) => e.lines);
 const lastUser = (h: ControllerHarness) => h.model.requests.at(-1)!.messages.at(-1)!.content;
 
@@ -94,6 +95,31 @@ describe('chat controller: messages', () => {
     expect(ofType(events, 'error')[0]).toMatchObject({ code: 'no-model' });
     expect(ofType(events, 'error')[0]!.message).toContain('No active model is configured.');
     expect(h.model.requests).toHaveLength(0);
+  });
+});
+
+describe('chat controller: status', () => {
+  it('says busy while a turn runs and idle after, with model, tool mode and MCP servers', async () => {
+    const h = await start(withTools);
+    const { controller, events } = h.open();
+    await controller.start();
+    await vi.waitFor(() =>
+      expect(ofType(events, 'status').at(-1)!.status.mcp).toEqual({ connected: 1, configured: 1 }),
+    );
+    expect(ofType(events, 'status').at(-1)!.status).toEqual({
+      model: 'fake-model',
+      provider: 'openai',
+      toolMode: 'manual',
+      mcp: { connected: 1, configured: 1 },
+      busy: false,
+    });
+    h.model.reply('ok');
+    const from = events.length;
+    await controller.submit('hi');
+    const busy = ofType(events.slice(from), 'status').map((e) => e.status.busy);
+    expect(busy).toEqual([true, false]);
+    await controller.submit('/set-tool-mode auto');
+    expect(ofType(events, 'status').at(-1)!.status.toolMode).toBe('auto');
   });
 });
 
@@ -215,7 +241,7 @@ describe('chat controller: commands', () => {
     await controller.submit('/nope');
     expect(outputLines(events).at(-1)).toBe('Unknown command: /nope. Type /help for the list.');
     await controller.submit('/exit');
-    expect(events.at(-1)).toEqual({ type: 'exit' });
+    expect(events.filter((e) => e.type !== 'status').at(-1)).toEqual({ type: 'exit' });
   });
 
   it('/set-model asks with its choices; a number saves config.json', async () => {

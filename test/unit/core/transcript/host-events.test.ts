@@ -62,6 +62,19 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     { type: 'fatal', report: { code: 'config-invalid', message: 'config.json is not valid' } },
     '\nconfig.json is not valid\n',
   ],
+  status: [
+    {
+      type: 'status',
+      status: {
+        model: 'gpt-4o',
+        provider: 'openai',
+        toolMode: 'manual',
+        mcp: { connected: 1, configured: 2 },
+        busy: false,
+      },
+    },
+    '',
+  ],
   exit: [{ type: 'exit' }, ''],
 };
 

@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import { BRIDGE_LIMITS, type BridgeCall } from './bridge.js';
+
+const id = z.int().check(z.nonnegative());
+const none = z.strictObject({});
+const text = (max: number) => z.string().check(z.maxLength(max));
+
+/**
+ * Every call a page may make, validated where it arrives (the `hac web` socket and Electron's IPC handlers):
+ * type and size (R-DESK-4). Anything else is refused.
+ */
+export const bridgeCallSchema = z.discriminatedUnion('method', [
+  z.strictObject({
+    id,
+    method: z.literal('submit'),
+    params: z.strictObject({ text: text(BRIDGE_LIMITS.textChars) }),
+  }),
+  z.strictObject({ id, method: z.literal('interrupt'), params: none }),
+  z.strictObject({
+    id,
+    method: z.literal('complete'),
+    params: z.strictObject({ prefix: text(BRIDGE_LIMITS.prefixChars) }),
+  }),
+  z.strictObject({ id, method: z.literal('history'), params: none }),
+  z.strictObject({
+    id,
+    method: z.literal('openLink'),
+    params: z.strictObject({ url: text(BRIDGE_LIMITS.urlChars) }),
+  }),
+]);
+
+/** A call as sent, or why it was refused. */
+export function parseBridgeCall(
+  raw: unknown,
+): { ok: true; call: BridgeCall } | { ok: false; problem: string } {
+  const parsed = z.safeParse(bridgeCallSchema, raw);
+  if (parsed.success) return { ok: true, call: parsed.data as BridgeCall };
+  return {
+    ok: false,
+    problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'call'}: ${i.message}`).join('; '),
+  };
+}

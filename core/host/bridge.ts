@@ -1,0 +1,48 @@
+import type { InterruptResult } from './chat-controller.js';
+import type { HostEvent } from './host-event.js';
+
+/**
+ * `window.hac`: the one object the page talks to (R-DESK-4), the same in the Electron window (preload over IPC)
+ * and in `hac web` (one WebSocket), so the renderer code is identical. Named methods only; calls reach the
+ * conversation in the order they were made; events arrive in batches (R-DESK-8).
+ */
+export interface HacBridge {
+  /** A line typed at the prompt: a command, a message, or the reply to what is being asked. */
+  submit(text: string): Promise<void>;
+  /** Ctrl+C / Escape; on `idle` the page does its own idle action (clear the input, quit on a second press). */
+  interrupt(): Promise<InterruptResult>;
+  /** Tab: the completions of what is typed. */
+  complete(prefix: string): Promise<string[]>;
+  /** The input history shared with the CLI, newest first. */
+  history(): Promise<string[]>;
+  /** Opens an http(s) link in the system browser (after the host's checks). */
+  openLink(url: string): Promise<void>;
+  /** Every host event of this window's conversation, in order, in batches; returns the unsubscribe. */
+  onEvents(listener: (events: HostEvent[]) => void): () => void;
+}
+
+/** The bridge's methods that are calls (everything but the event subscription). */
+export type BridgeMethod = Exclude<keyof HacBridge, 'onEvents'>;
+
+/** What one call carries, by method. */
+export interface BridgeParams {
+  submit: { text: string };
+  interrupt: Record<string, never>;
+  complete: { prefix: string };
+  history: Record<string, never>;
+  openLink: { url: string };
+}
+
+/** A call from the page, in order, numbered by the page. */
+export type BridgeCall = {
+  [M in BridgeMethod]: { id: number; method: M; params: BridgeParams[M] };
+}[BridgeMethod];
+
+/** What the host sends the page: a call's result or failure, or a batch of host events. */
+export type BridgeMessage =
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'failure'; id: number; message: string }
+  | { type: 'events'; events: HostEvent[] };
+
+/** Payload limits: a 1 MB paste is fine; anything bigger is refused, not buffered. */
+export const BRIDGE_LIMITS = { textChars: 1_000_000, prefixChars: 1_000, urlChars: 2_048 } as const;

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseBridgeCall } from '../../../../core/host/bridge-schema.js';
+
+describe('bridge payloads are validated where they arrive (R-DESK-4)', () => {
+  it.each([
+    { id: 1, method: 'submit', params: { text: '안녕하세요\n두 줄' } },
+    { id: 2, method: 'interrupt', params: {} },
+    { id: 3, method: 'complete', params: { prefix: '/se' } },
+    { id: 4, method: 'history', params: {} },
+    { id: 5, method: 'openLink', params: { url: 'https://example.com/' } },
+  ])('accepts $method', (call) => {
+    expect(parseBridgeCall(call)).toEqual({ ok: true, call });
+  });
+
+  it.each([
+    ['an unknown method', { id: 1, method: 'eval', params: { code: '1' } }],
+    ['a text over 1 MB', { id: 1, method: 'submit', params: { text: 'x'.repeat(1_000_001) } }],
+    ['a wrong type', { id: 1, method: 'submit', params: { text: 42 } }],
+    ['an extra field', { id: 1, method: 'interrupt', params: { force: true } }],
+    ['a negative id', { id: -1, method: 'history', params: {} }],
+    ['a fractional id', { id: 1.5, method: 'history', params: {} }],
+    ['a long url', { id: 1, method: 'openLink', params: { url: `https://x/${'a'.repeat(3000)}` } }],
+    ['not an object', 'submit'],
+    ['null', null],
+  ])('refuses %s', (_what, raw) => {
+    const parsed = parseBridgeCall(raw);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problem.length).toBeGreaterThan(0);
+  });
+});
