@@ -34,7 +34,7 @@ export function parseBridgeCall(
   raw: unknown,
 ): { ok: true; call: BridgeCall } | { ok: false; problem: string } {
   const parsed = z.safeParse(bridgeCallSchema, raw);
-  if (parsed.success) return { ok: true, call: parsed.data as BridgeCall };
+  if (parsed.success) return { ok: true, call: parsed.data };
   return {
     ok: false,
     problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'call'}: ${i.message}`).join('; '),
