@@ -18,6 +18,8 @@ export const HELP_TEXT = `hac — humble-ai-cli: chat with an LLM, with tools fr
 Usage:
   hac                       start an interactive session
   hac -p "question"         answer one question and exit (the question may also come on stdin)
+  hac web [--port N] [--open]
+                            serve the desktop window to a browser on this machine (127.0.0.1)
 
 Options:
   -p, --prompt <text>       one-shot mode: print only the answer

@@ -15,6 +15,11 @@ import { runRepl } from './repl.js';
 
 /** Runs `hac` with its arguments and returns the exit code. */
 export async function main(argv: string[], version: string): Promise<number> {
+  if (argv[0] === 'web') {
+    // Loaded only for `hac web`: the chat path never pays for the server, ws or the page.
+    const { runWeb } = await import('./web/run-web.js');
+    return runWeb(argv.slice(1));
+  }
   let options: CliOptions;
   try {
     options = parseCliArgs(argv);

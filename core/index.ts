@@ -16,3 +16,4 @@ export { ConfigError, HacError } from './errors/hac-error.js';
 export { hacPaths, resolveHome, type HacPaths } from './config/paths.js';
 export type { EngineEvent, ErrorCode, TurnStatus } from './types/engine-event.js';
 export type { Message, Usage } from './types/message.js';
+export type { Logger } from './logging/logger.js';

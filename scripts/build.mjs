@@ -75,3 +75,27 @@ for (const name of readdirSync(chunks)) {
   const file = path.join(chunks, name);
   if (!written.has(file) && Date.now() - statSync(file).mtimeMs > 60_000) rmSync(file, { force: true });
 }
+
+// The desktop page (renderer/): one browser bundle plus its static files, in dist/renderer. `hac web` serves it;
+// the Electron window loads it through app://.
+const rendererOut = path.join(root, 'dist/renderer');
+mkdirSync(rendererOut, { recursive: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { renderer: 'renderer/main.ts' },
+  outdir: rendererOut,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome120'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  minify: true,
+});
+for (const [from, to] of [
+  ['renderer/index.html', 'index.html'],
+  ['renderer/styles.css', 'styles.css'],
+  ['node_modules/@xterm/xterm/css/xterm.css', 'xterm.css'],
+]) {
+  writeFileSync(path.join(rendererOut, to), readFileSync(path.join(root, from)));
+}

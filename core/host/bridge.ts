@@ -1,5 +1,4 @@
-import type { InterruptResult } from './chat-controller.js';
-import type { HostEvent } from './host-event.js';
+import type { HostEvent, InterruptResult } from './host-event.js';
 
 /**
  * `window.hac`: the one object the page talks to (R-DESK-4), the same in the Electron window (preload over IPC)

@@ -1,13 +1,12 @@
 import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
 import { CONFIRM_QUESTION } from '../transcript/transcript.js';
-import type { ChatStatus, HostEvent, PromptKind } from './host-event.js';
+import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from './host-event.js';
+
+export type { InterruptResult };
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
 import type { Chat, Runtime } from './runtime.js';
-
-/** What Ctrl+C did (R-TTY-2, R-LOOP-2); on `idle` the front end does its own idle action (exit, clear input). */
-export type InterruptResult = 'cancelled' | 'answered-no' | 'question-cancelled' | 'idle';
 
 /** Shown when a line arrives while a turn or command still runs (no second turn, no `/new` mid-turn). */
 export const BUSY_TEXT = 'Still working on the last message: wait for it, or press Ctrl+C to cancel it.';

@@ -10,6 +10,9 @@ export interface ChatStatus {
   busy: boolean;
 }
 
+/** What Ctrl+C did (R-TTY-2, R-LOOP-2); on `idle` the front end does its own idle action (exit, clear input). */
+export type InterruptResult = 'cancelled' | 'answered-no' | 'question-cancelled' | 'idle';
+
 /** What a question is about: a tool call's Y/N, a command's numbered choice, or the model's `ask_user`. */
 export type PromptKind = 'confirm' | 'choice' | 'ask';
 

@@ -37,3 +37,34 @@ function escapeLine(line: string): string {
 function unescapeLine(line: string): string {
   return line.replace(/\\(\\|n)/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));
 }
+
+/** The shared history as a window uses it: read once, then each submitted line added and saved in order. */
+export interface InputHistory {
+  /** Newest first. */
+  entries(): Promise<string[]>;
+  add(entry: string): Promise<void>;
+}
+
+export function createInputHistory(file: string, onError: (error: unknown) => void): InputHistory {
+  let loaded: Promise<string[]> | undefined;
+  let saving = Promise.resolve();
+  const entries = () => (loaded ??= loadHistory(file));
+  return {
+    entries: async () => [...(await entries())],
+    add(entry) {
+      const text = entry.trim();
+      if (!text) return saving;
+      saving = saving
+        .then(async () => {
+          const list = await entries();
+          const at = list.indexOf(text);
+          if (at !== -1) list.splice(at, 1); // readline's removeHistoryDuplicates
+          list.unshift(text);
+          list.length = Math.min(list.length, HISTORY_SIZE);
+          await saveHistory(file, list);
+        })
+        .catch(onError);
+      return saving;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import {
+  ConfigError,
+  createInputHistory,
+  createRuntime,
+  hacPaths,
+  HacError,
+  type Runtime,
+} from '../../core/index.js';
+import { EXIT } from '../exit-codes.js';
+import { startWebServer } from './web-server.js';
+
+export const WEB_USAGE = 'Usage: hac web [--port N] [--open]';
+
+/**
+ * `hac web` (R-DESK-6): serves the desktop page to a browser on this machine and prints its one URL line. Runs
+ * until SIGINT/SIGTERM or `/exit` in a tab; both close MCP sessions; exit 0.
+ */
+export async function runWeb(argv: string[]): Promise<number> {
+  let port: number;
+  let open: boolean;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { port: { type: 'string' }, open: { type: 'boolean' } },
+    });
+    port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new Error(`--port takes 0-65535 (got "${values.port}")`);
+    open = values.open ?? false;
+  } catch (error) {
+    process.stderr.write(`hac: ${(error as Error).message}\n${WEB_USAGE}\n`);
+    return EXIT.usage;
+  }
+
+  // One runtime for every tab; while config.json is broken, each Enter in a tab tries again (R-DESK-7).
+  let runtime: Runtime | undefined;
+  let starting: Promise<Runtime> | undefined;
+  const source = async () => {
+    try {
+      runtime ??= await (starting ??= createRuntime().finally(() => (starting = undefined)));
+      return { runtime };
+    } catch (error) {
+      if (!(error instanceof ConfigError) && !(error instanceof HacError)) throw error;
+      return { error };
+    }
+  };
+  await source();
+  const logger = runtime?.logger ?? { debug() {}, info() {}, warn() {}, error() {} };
+  const history = createInputHistory(hacPaths().history, (e) =>
+    logger.warn(`History not saved: ${String(e)}`),
+  );
+
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let server;
+  try {
+    server = await startWebServer({
+      port,
+      rendererDir: rendererDir(),
+      runtime: source,
+      history,
+      logger,
+      onExit: () => finish(),
+    });
+  } catch (error) {
+    process.stderr.write(`hac: cannot serve on 127.0.0.1:${port}: ${(error as Error).message}\n`);
+    await runtime?.close();
+    return EXIT.failed;
+  }
+  process.stdout.write(`${server.url}\n`);
+  logger.info('hac web: serving on 127.0.0.1 (the URL and its token are on stdout only).');
+  if (open) openInBrowser(server.url);
+
+  process.once('SIGINT', finish);
+  process.once('SIGTERM', finish);
+  await finished;
+  logger.info('hac web: closing.');
+  await server.close();
+  await runtime?.close();
+  return EXIT.ok;
+}
+
+/** dist/renderer, beside dist/cli where the running `hac.mjs` is. */
+function rendererDir(): string {
+  return path.resolve(path.dirname(realpathSync(process.argv[1] ?? '.')), '../renderer');
+}
+
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => process.stderr.write(`hac: could not open a browser; open the URL above.\n`));
+  child.unref();
+}

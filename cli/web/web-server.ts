@@ -1,0 +1,164 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { parseBridgeCall, type InputHistory, type Logger } from '../../core/index.js';
+import { WebChat, type RuntimeSource } from './web-chat.js';
+
+/** The page's files, by URL path, with their types. Nothing else is served. */
+const FILES: Record<string, [file: string, type: string]> = {
+  '/': ['index.html', 'text/html; charset=utf-8'],
+  '/renderer.js': ['renderer.js', 'text/javascript; charset=utf-8'],
+  '/styles.css': ['styles.css', 'text/css; charset=utf-8'],
+  '/xterm.css': ['xterm.css', 'text/css; charset=utf-8'],
+};
+const COOKIE = 'hac_token';
+
+export interface WebServerOptions {
+  port: number;
+  rendererDir: string;
+  runtime: RuntimeSource;
+  history: InputHistory;
+  logger: Logger;
+  /** `/exit` in any tab. */
+  onExit(): void;
+}
+
+export interface WebServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `hac web` (R-DESK-6): the desktop page and a WebSocket carrying its bridge, on 127.0.0.1 only. A random token
+ * (256 bits, new each start) is required for the page and the socket; a wrong `Host` (DNS rebinding) or a
+ * socket from another `Origin` gets 403 and nothing else.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = randomBytes(32).toString('base64url');
+  const files = new Map(
+    Object.entries(FILES).map(([route, [file, type]]) => [
+      route,
+      { body: readFileSync(path.join(options.rendererDir, file)), type },
+    ]),
+  );
+  const chats = new Set<WebChat>();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  let port = 0;
+
+  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const hasToken = (request: IncomingMessage, url: URL) =>
+    same(url.searchParams.get('token'), token) || same(cookie(request, COOKIE), token);
+  const allowed = (request: IncomingMessage, url: URL) =>
+    hosts().includes(request.headers.host ?? '') && hasToken(request, url);
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (!allowed(request, url)) return forbidden(response);
+    const file =
+      request.method === 'GET' ? files.get(url.pathname === '/index.html' ? '/' : url.pathname) : undefined;
+    if (!file) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': file.type,
+      'Content-Security-Policy': csp(port),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+      // The page's own files load without the token in their URL; the cookie carries it.
+      'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    });
+    response.end(file.body);
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const origins = hosts().map((h) => `http://${h}`);
+    if (url.pathname !== '/ws' || !allowed(request, url) || !origins.includes(request.headers.origin ?? '')) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws));
+  });
+
+  const connect = (ws: WebSocket) => {
+    const chat = new WebChat(
+      options.runtime,
+      options.history,
+      (message) => ws.send(JSON.stringify(message)),
+      () => options.onExit(),
+    );
+    chats.add(chat);
+    options.logger.info(`hac web: a tab connected (${chats.size} open).`);
+    ws.on('message', (data: Buffer, isBinary) => {
+      let raw: unknown;
+      try {
+        raw = isBinary ? undefined : JSON.parse(data.toString('utf8'));
+      } catch {
+        raw = undefined;
+      }
+      const parsed = parseBridgeCall(raw);
+      if (!parsed.ok) {
+        options.logger.warn(`hac web: refused a call: ${parsed.problem}`);
+        return ws.close(1008, 'invalid call');
+      }
+      chat.handle(parsed.call);
+    });
+    ws.on('close', () => {
+      chat.close();
+      chats.delete(chat);
+      options.logger.info(`hac web: a tab closed (${chats.size} open).`);
+    });
+    void chat.open();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    async close() {
+      for (const chat of chats) chat.close();
+      for (const client of sockets.clients) client.close(1001, 'hac is closing');
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** R-DESK-4's CSP, with the page's own WebSocket as the only connection it may make. */
+function csp(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ws://127.0.0.1:${port} ws://localhost:${port}`,
+  ].join('; ');
+}
+
+function forbidden(response: ServerResponse): void {
+  response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden');
+}
+
+function same(given: string | null | undefined, expected: string): boolean {
+  if (!given || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+function cookie(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}

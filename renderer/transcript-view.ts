@@ -1,0 +1,57 @@
+import { FitAddon } from '@xterm/addon-fit';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { Terminal, type ITheme } from '@xterm/xterm';
+
+const DARK: ITheme = {
+  background: '#1e1e1e',
+  foreground: '#d4d4d4',
+  cursor: '#1e1e1e',
+  selectionBackground: '#264f78',
+};
+const LIGHT: ITheme = {
+  background: '#ffffff',
+  foreground: '#1f1f1f',
+  cursor: '#ffffff',
+  selectionBackground: '#add6ff',
+  cyan: '#0e7c86',
+  red: '#c72e0f',
+};
+
+/**
+ * The transcript (R-DESK-1): an output-only xterm.js terminal with the DOM renderer (selectable, readable by
+ * assistive technology and tests), Unicode 11 widths so CJK and emoji take the columns they take in the CLI,
+ * 10,000 lines of scrollback, re-fitted on every resize, links opened through the bridge.
+ */
+export function createTranscriptView(
+  element: HTMLElement,
+  openLink: (url: string) => void,
+): { terminal: Terminal; write(text: string): Promise<void> } {
+  const dark = matchMedia('(prefers-color-scheme: dark)');
+  const terminal = new Terminal({
+    disableStdin: true, // xterm's own input drops syllables (xterm.js #6089): the prompt is a native textarea
+    scrollback: 10_000,
+    convertEol: true,
+    allowProposedApi: true, // the unicode addon
+    fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'monospace',
+    fontSize: 14,
+    lineHeight: 1.15,
+    cursorInactiveStyle: 'none',
+    theme: dark.matches ? DARK : LIGHT,
+  });
+  const fit = new FitAddon();
+  terminal.loadAddon(fit);
+  terminal.loadAddon(new Unicode11Addon());
+  terminal.unicode.activeVersion = '11';
+  terminal.loadAddon(new WebLinksAddon((_event, uri) => openLink(uri)));
+  terminal.open(element);
+  terminal.write('\x1b[?25l'); // no cursor: the prompt below is where typing happens
+  fit.fit();
+  new ResizeObserver(() => fit.fit()).observe(element);
+  dark.addEventListener('change', () => (terminal.options.theme = dark.matches ? DARK : LIGHT));
+  return {
+    terminal,
+    // Resolves when xterm has parsed the text (its write callback): callers that need it on screen wait.
+    write: (text) => new Promise((resolve) => terminal.write(text, resolve)),
+  };
+}
