@@ -15,5 +15,11 @@ export { parseBridgeCall } from './bridge-schema.js';
 export { errorReport } from './error-report.js';
 export { runTurn, type Ask, type EngineQuestion } from './run-turn.js';
 export { watchMcpProblems, type McpProblem } from './mcp-problems.js';
-export { loadHistory, saveHistory, createInputHistory, HISTORY_SIZE, type InputHistory } from './input-history.js';
+export {
+  loadHistory,
+  saveHistory,
+  createInputHistory,
+  HISTORY_SIZE,
+  type InputHistory,
+} from './input-history.js';
 export { createEventBatcher, type EventBatcher, type BatchClock } from './event-batcher.js';
