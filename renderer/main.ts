@@ -15,6 +15,8 @@ declare global {
     hac?: HacBridge;
     /** Resolves when everything received so far is on screen (tests and the bench wait on it). */
     hacIdle?: () => Promise<void>;
+    /** Read-only view of the transcript buffer for tests: every line's text, and one line's cell widths. */
+    hacTranscript?: { lines(): string[]; widths(line: number): number[] };
   }
 }
 
@@ -37,6 +39,28 @@ let ended = false;
 let lastIdleInterrupt = 0;
 let drawn = Promise.resolve();
 window.hacIdle = () => drawn;
+window.hacTranscript = {
+  lines() {
+    const buffer = view.terminal.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y);
+      const text = line?.translateToString(true) ?? '';
+      if (line?.isWrapped && out.length) out[out.length - 1] += text;
+      else out.push(text);
+    }
+    return out;
+  },
+  widths(y) {
+    const line = view.terminal.buffer.active.getLine(y);
+    const widths: number[] = [];
+    for (let x = 0; line && x < line.length; x++) {
+      const width = line.getCell(x)?.getWidth() ?? 0;
+      if (width > 0 && line.getCell(x)?.getChars()) widths.push(width);
+    }
+    return widths;
+  },
+};
 
 bridge.onEvents((events) => {
   let text = '';

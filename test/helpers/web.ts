@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { HAC_BIN } from './pty.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Why the browser tests cannot run here, or undefined when they can. */
+export const NO_BROWSER = existsSync(CHROMIUM)
+  ? undefined
+  : `Debian chromium is not installed at ${CHROMIUM} (.ci/run installs it as root with apt-get)`;
+
+/** The built `hac web` on a temp home, with its URL line read from stdout. */
+export class HacWeb {
+  url = '';
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  private constructor(home: string, args: string[]) {
+    this.child = spawn(process.execPath, [HAC_BIN, 'web', ...args], {
+      cwd: home,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        HAC_HOME: path.join(home, '.humble-ai-cli'),
+        LANG: 'C.UTF-8',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
+    this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  static async start(home: string, args: string[] = []): Promise<HacWeb> {
+    const web = new HacWeb(home, args);
+    const deadline = Date.now() + 15_000;
+    while (!web.stdout.includes('\n')) {
+      if (Date.now() > deadline) throw new Error(`hac web printed no URL; stderr: ${web.stderr}`);
+      if (web.child.exitCode !== null) throw new Error(`hac web exited ${web.child.exitCode}: ${web.stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    web.url = web.stdout.split('\n')[0]!;
+    return web;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  get token(): string {
+    return new URL(this.url).searchParams.get('token')!;
+  }
+
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) this.child.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
+/** Debian chromium, headless, with the flags these machines need (no background networking). */
+export function launchChromium(colorScheme: 'dark' | 'light' = 'dark'): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--force-prefers-${colorScheme === 'dark' ? 'dark' : 'light'}-color-scheme`,
+    ],
+  });
+}
+
+/** The transcript's lines (wrapped rows joined), as xterm holds them. */
+export function transcriptLines(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    await window.hacIdle!();
+    return window.hacTranscript!.lines();
+  });
+}
+
+/** Waits until the transcript text matches; fails with the transcript after `ms`. */
+export async function waitForTranscript(page: Page, pattern: RegExp, ms = 10_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await transcriptLines(page)).join('\n');
+    if (pattern.test(text)) return text;
+    await page.waitForTimeout(25);
+  }
+  throw new Error(`transcript never matched ${pattern}:\n${text}`);
+}
+
+/** Types a line into the prompt (as an IME or a paste would insert it) and presses Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.locator('#prompt').focus();
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Enter');
+}
