@@ -65,7 +65,7 @@ export class HacWeb {
 }
 
 /** Debian chromium, headless, with the flags these machines need (no background networking). */
-export function launchChromium(colorScheme: 'dark' | 'light' = 'dark'): Promise<Browser> {
+export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -76,7 +76,6 @@ export function launchChromium(colorScheme: 'dark' | 'light' = 'dark'): Promise<
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--force-prefers-${colorScheme === 'dark' ? 'dark' : 'light'}-color-scheme`,
     ],
   });
 }

@@ -1,0 +1,57 @@
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+
+// `HAC_SCREENSHOTS=docs npx vitest run test/e2e/web/screenshots.test.ts` refreshes the README's pictures.
+const outDir = process.env.HAC_SCREENSHOTS ? path.resolve(process.env.HAC_SCREENSHOTS) : undefined;
+const tempDir = useTempDir('hac-shot-');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe.skipIf(NO_BROWSER)(
+  `the desktop page, pictured${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    it.each(['dark', 'light'] as const)('a real conversation in the %s theme', async (scheme) => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, { servers: { files: testServerEntry('files on this machine') } });
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      fake.reply(
+        openaiReply.thinking(
+          ['사용자가 인사를 했다. ', '짧게 답하자.'],
+          ['안녕하세요! 무엇을 도와드릴까요? ', 'こんにちは、何でも聞いてください。'],
+        ),
+        openaiReply.toolCalls([
+          { id: 'call_1', name: 'files__echo', arguments: { text: '日本語のテキスト', times: 2 } },
+        ]),
+        openaiReply.text(['도구가 "日本語のテキスト"를 두 번 돌려주었습니다. ✅']),
+      );
+      const browser = await launchChromium();
+      cleanups.push(() => browser.close());
+      const page = await browser.newPage({ viewport: { width: 960, height: 560 }, colorScheme: scheme });
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      await send(page, '안녕하세요! 日本語でも大丈夫?');
+      await waitForTranscript(page, /こんにちは/);
+      await send(page, 'echo 日本語のテキスト twice');
+      await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+      await send(page, 'y');
+      await waitForTranscript(page, /두 번 돌려주었습니다/);
+      await page.locator('#prompt').fill('/set-model');
+      const dir = outDir ?? tempDir();
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `desktop-${scheme}.png`);
+      await page.screenshot({ path: file });
+      expect(statSync(file).size).toBeGreaterThan(20_000);
+    });
+  },
+);
