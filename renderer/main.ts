@@ -68,7 +68,8 @@ bridge.onEvents((events) => {
     text += transcript.render(event);
     react(event);
   }
-  if (text) drawn = drawn.then(() => view.write(text));
+  // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
+  if (text) drawn = view.write(text);
 });
 
 /** What an event changes besides the transcript. */
@@ -185,7 +186,7 @@ async function complete(): Promise<void> {
   const found = await bridge.complete(typed);
   if (prompt.value !== typed) return; // typed on meanwhile
   if (found.length === 1) setPrompt(`${found[0]} `);
-  else if (found.length > 1) drawn = drawn.then(() => view.write(`\n${found.join('  ')}\n`));
+  else if (found.length > 1) drawn = view.write(`\n${found.join('  ')}\n`);
 }
 
 /** Ctrl+C (R-DESK-3): cancels, answers no; at an idle prompt clears it, and a second press on empty quits. */

@@ -1,6 +1,7 @@
 import {
   ChatController,
   createEventBatcher,
+  mergeDeltas,
   errorReport,
   type BridgeCall,
   type BridgeMessage,
@@ -26,7 +27,10 @@ export class WebChat {
     private readonly send: (message: BridgeMessage) => void,
     private readonly onExit: () => void,
   ) {
-    this.batcher = createEventBatcher<HostEvent>({ send: (events) => send({ type: 'events', events }) });
+    this.batcher = createEventBatcher<HostEvent>({
+      send: (events) => send({ type: 'events', events }),
+      merge: mergeDeltas,
+    });
   }
 
   /** Opens the conversation, or shows why it cannot be opened yet. */

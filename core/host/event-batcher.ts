@@ -25,6 +25,8 @@ export function createEventBatcher<T>(options: {
   send(batch: T[]): void;
   intervalMs?: number;
   clock?: BatchClock;
+  /** Joins an event onto the one queued before it (adjacent text deltas), or returns undefined to keep both. */
+  merge?(previous: T, next: T): T | undefined;
 }): EventBatcher<T> {
   const clock = options.clock ?? realClock;
   const interval = options.intervalMs ?? 16;
@@ -42,7 +44,10 @@ export function createEventBatcher<T>(options: {
   return {
     push(event) {
       if (closed) return;
-      queue.push(event);
+      const last = queue.at(-1);
+      const merged = last !== undefined ? options.merge?.(last, event) : undefined;
+      if (merged !== undefined) queue[queue.length - 1] = merged;
+      else queue.push(event);
       timer ??= clock.setTimeout(flush, interval);
     },
     flush,
@@ -50,5 +55,15 @@ export function createEventBatcher<T>(options: {
       flush();
       closed = true;
     },
+  };
+}
+
+/** Adjacent text (or thinking) deltas as one: the same text in fewer, larger events for a process boundary. */
+export function mergeDeltas<E extends { type: string }>(previous: E, next: E): E | undefined {
+  if (previous.type !== next.type || (next.type !== 'text-delta' && next.type !== 'thinking-delta'))
+    return undefined;
+  return {
+    ...next,
+    text: (previous as unknown as { text: string }).text + (next as unknown as { text: string }).text,
   };
 }

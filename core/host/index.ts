@@ -22,4 +22,4 @@ export {
   HISTORY_SIZE,
   type InputHistory,
 } from './input-history.js';
-export { createEventBatcher, type EventBatcher, type BatchClock } from './event-batcher.js';
+export { createEventBatcher, mergeDeltas, type EventBatcher, type BatchClock } from './event-batcher.js';

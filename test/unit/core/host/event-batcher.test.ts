@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEventBatcher, type BatchClock } from '../../../../core/host/event-batcher.js';
+import { createEventBatcher, mergeDeltas, type BatchClock } from '../../../../core/host/event-batcher.js';
+import type { HostEvent } from '../../../../core/host/host-event.js';
 
 /** A clock the test advances by hand. */
 function manualClock(): BatchClock & { advance(ms: number): void; pending(): number } {
@@ -85,5 +86,37 @@ describe('event batcher (R-DESK-8)', () => {
     batcher.push(2);
     await new Promise((r) => setTimeout(r, 30));
     expect(batches).toEqual([[1, 2]]);
+  });
+});
+
+describe('merging adjacent deltas', () => {
+  it('joins adjacent text and thinking deltas, keeps everything else and the order', () => {
+    const clock = { setTimeout: () => 1, clearTimeout: () => {} };
+    const batches: HostEvent[][] = [];
+    const batcher = createEventBatcher<HostEvent>({
+      send: (b) => batches.push(b),
+      clock,
+      merge: mergeDeltas,
+    });
+    const events: HostEvent[] = [
+      { type: 'thinking-delta', text: 'a' },
+      { type: 'thinking-delta', text: 'b' },
+      { type: 'thinking-end' },
+      { type: 'text-delta', text: '안' },
+      { type: 'text-delta', text: '녕' },
+      { type: 'tool-result', id: 'x', ok: true, summary: 's' },
+      { type: 'text-delta', text: '!' },
+    ];
+    for (const e of events) batcher.push(e);
+    batcher.flush();
+    expect(batches).toEqual([
+      [
+        { type: 'thinking-delta', text: 'ab' },
+        { type: 'thinking-end' },
+        { type: 'text-delta', text: '안녕' },
+        { type: 'tool-result', id: 'x', ok: true, summary: 's' },
+        { type: 'text-delta', text: '!' },
+      ],
+    ]);
   });
 });

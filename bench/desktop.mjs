@@ -1,0 +1,200 @@
+// The desktop page in one Chromium run (issue 13, R-PERF-1's desktop figures), each against a floor measured in the
+// same run:
+//   stream  a 1 MB answer from the OpenAI fake through `hac web` until its last line is on screen, vs the same
+//           text written into a bare xterm.js page (same options, no hac) until its last line is on screen;
+//           target <= 1.5x
+//   open    navigation until the prompt has focus, vs a static page with only xterm.js until it is open;
+//           target <= 1.3x
+//   heap    the page's JS heap (after a forced GC) after 50 and after 200 turns: bounded, not growing per turn
+// Run: npm run build && node bench/desktop.mjs [runs=5]
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { importTs } from './import-ts.mjs';
+
+const runs = Number(process.argv[2] ?? 5);
+const root = new URL('..', import.meta.url).pathname;
+const { startOpenAIFake, openaiReply } = await importTs('test/fakes/openai-fake.ts');
+
+const fake = await startOpenAIFake();
+const home = mkdtempSync(join(tmpdir(), 'hac-bench-desktop-'));
+mkdirSync(join(home, '.humble-ai-cli'));
+writeFileSync(
+  join(home, '.humble-ai-cli/config.json'),
+  JSON.stringify({
+    models: [
+      { name: 'bench', provider: 'openai', apiKey: 'sk-bench-0000', baseUrl: fake.baseUrl, active: true },
+    ],
+  }),
+);
+const web = spawn(process.execPath, [join(root, 'dist/cli/hac.mjs'), 'web'], {
+  env: { PATH: process.env.PATH, HOME: home, HAC_HOME: join(home, '.humble-ai-cli') },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((resolve) => {
+  let out = '';
+  web.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('\n')) resolve(out.split('\n')[0]);
+  });
+});
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+// The floor page: xterm.js alone, with the options the transcript uses, served from a route (no network).
+const BARE = 'http://bare.invalid/';
+const xtermJs = readFileSync(join(root, 'node_modules/@xterm/xterm/lib/xterm.js'), 'utf8');
+const xtermCss = readFileSync(join(root, 'node_modules/@xterm/xterm/css/xterm.css'), 'utf8');
+const barePage = `<!doctype html><html><head><style>${xtermCss} html,body,#t{height:100%;margin:0}</style>
+<script>${xtermJs}</script></head><body><div id="t"></div><script>
+const term = new Terminal({ disableStdin: true, scrollback: 10000, convertEol: true, fontSize: 14 });
+term.open(document.getElementById('t'));
+window.term = term; window.ready = true;
+</script></body></html>`;
+async function newPage() {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  await page.route(`${BARE}**`, (route) => route.fulfill({ contentType: 'text/html', body: barePage }));
+  return page;
+}
+
+// The answer: 1 MB of mixed text, ending with a marker line.
+const line = (i) => `${String(i).padStart(5, '0')} Lorem ipsum dolor sit amet, 한국어 텍스트도 조금 섞어서.`;
+const lines = [];
+for (let i = 0, size = 0; size < 1024 * 1024; i++) {
+  lines.push(line(i));
+  size += Buffer.byteLength(line(i)) + 1;
+}
+lines.push('END-OF-ANSWER');
+const answer = lines.join('\n');
+const chunks = [];
+for (let i = 0; i < answer.length; i += 16) chunks.push(answer.slice(i, i + 16));
+
+/** Resolves in the page when the marker is in the visible rows (checked every frame). */
+const untilVisible = () =>
+  new Promise((resolve) => {
+    const check = () =>
+      document.querySelector('.xterm-rows')?.textContent?.includes('END-OF-ANSWER')
+        ? resolve(performance.now())
+        : requestAnimationFrame(check);
+    check();
+  });
+
+async function streamHac() {
+  const page = await newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+  fake.reply(openaiReply.text(chunks));
+  await page.locator('#prompt').fill('a long answer, please');
+  await page.evaluate(() => {
+    document
+      .getElementById('prompt')
+      .addEventListener('keydown', () => (window.t0 = performance.now()), { once: true, capture: true });
+  });
+  const visible = page.evaluate(`(${untilVisible})()`);
+  await page.keyboard.press('Enter');
+  const t1 = await visible;
+  const t0 = await page.evaluate(() => window.t0);
+  await page.close();
+  return t1 - t0;
+}
+
+async function streamBare() {
+  const page = await newPage();
+  await page.goto(BARE);
+  await page.waitForFunction(() => window.ready);
+  const ms = await page.evaluate(
+    async ([parts, wait]) => {
+      const t0 = performance.now();
+      for (const part of parts) window.term.write(part);
+      const t1 = await eval(`(${wait})()`);
+      return t1 - t0;
+    },
+    [chunks, untilVisible.toString()],
+  );
+  await page.close();
+  return ms;
+}
+
+async function openHac() {
+  const page = await newPage();
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => document.activeElement?.id === 'prompt', null, { polling: 'raf' });
+  const ms = Date.now() - t0;
+  await page.close();
+  return ms;
+}
+
+async function openBare() {
+  const page = await newPage();
+  const t0 = Date.now();
+  await page.goto(BARE);
+  await page.waitForFunction(() => window.ready, null, { polling: 'raf' });
+  const ms = Date.now() - t0;
+  await page.close();
+  return ms;
+}
+
+async function heap() {
+  const page = await newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await page.goto(url);
+  await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+  const used = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const figures = {};
+  for (let turn = 1; turn <= 200; turn++) {
+    fake.reply(openaiReply.text([`Answer ${turn}: `, 'some text '.repeat(20), `done ${turn}.`]));
+    await page.locator('#prompt').fill(`question ${turn}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (n) => document.querySelector('.xterm-rows')?.textContent?.includes(`done ${n}.`),
+      turn,
+    );
+    if (turn === 50 || turn === 200) figures[turn] = await used();
+  }
+  await page.close();
+  return figures;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const times = async (fn) => {
+  const out = [];
+  for (let i = 0; i < runs; i++) out.push(await fn());
+  return median(out);
+};
+
+await streamHac(); // warm-up: the first conversation starts the runtime's model client
+const stream = { hac: await times(streamHac), bare: await times(streamBare) };
+const open = { hac: await times(openHac), bare: await times(openBare) };
+const heapUse = await heap();
+const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+console.log(
+  `answer: ${(Buffer.byteLength(answer) / 1024 / 1024).toFixed(2)} MB in ${chunks.length} chunks; median of ${runs} runs`,
+);
+console.log(
+  `stream  hac ${stream.hac.toFixed(0)} ms   bare xterm ${stream.bare.toFixed(0)} ms   ratio ${(stream.hac / stream.bare).toFixed(2)}x (target <= 1.5x)`,
+);
+console.log(
+  `open    hac ${open.hac} ms   bare xterm ${open.bare} ms   ratio ${(open.hac / open.bare).toFixed(2)}x (target <= 1.3x)`,
+);
+console.log(`heap    after 50 turns ${mb(heapUse[50])}   after 200 turns ${mb(heapUse[200])}`);
+
+await browser.close();
+web.kill('SIGTERM');
+await fake.close();
+rmSync(home, { recursive: true, force: true });
