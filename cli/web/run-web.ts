@@ -57,6 +57,9 @@ export async function runWeb(argv: string[]): Promise<number> {
 
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
+  // Before the URL line: whoever read it may stop us at once.
+  process.once('SIGINT', finish);
+  process.once('SIGTERM', finish);
   let server;
   try {
     server = await startWebServer({
@@ -75,9 +78,6 @@ export async function runWeb(argv: string[]): Promise<number> {
   process.stdout.write(`${server.url}\n`);
   logger.info('hac web: serving on 127.0.0.1 (the URL and its token are on stdout only).');
   if (open) openInBrowser(server.url);
-
-  process.once('SIGINT', finish);
-  process.once('SIGTERM', finish);
   await finished;
   logger.info('hac web: closing.');
   await server.close();
