@@ -2,14 +2,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
-import {
-  ConfigError,
-  createInputHistory,
-  createRuntime,
-  hacPaths,
-  HacError,
-  type Runtime,
-} from '../../core/index.js';
+import { createInputHistory, hacPaths, sharedRuntime } from '../../core/index.js';
 import { EXIT } from '../exit-codes.js';
 import { startWebServer } from './web-server.js';
 
@@ -38,18 +31,9 @@ export async function runWeb(argv: string[]): Promise<number> {
   }
 
   // One runtime for every tab; while config.json is broken, each Enter in a tab tries again (R-DESK-7).
-  let runtime: Runtime | undefined;
-  let starting: Promise<Runtime> | undefined;
-  const source = async () => {
-    try {
-      runtime ??= await (starting ??= createRuntime().finally(() => (starting = undefined)));
-      return { runtime };
-    } catch (error) {
-      if (!(error instanceof ConfigError) && !(error instanceof HacError)) throw error;
-      return { error };
-    }
-  };
+  const source = sharedRuntime();
   await source();
+  const runtime = source.current();
   const logger = runtime?.logger ?? { debug() {}, info() {}, warn() {}, error() {} };
   const history = createInputHistory(hacPaths().history, (e) =>
     logger.warn(`History not saved: ${String(e)}`),

@@ -5,8 +5,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { parseBridgeCall, type InputHistory, type Logger } from '../../core/index.js';
-import { WebChat, type RuntimeSource } from './web-chat.js';
+import {
+  BridgeSession,
+  parseBridgeCall,
+  type BridgeMessage,
+  type InputHistory,
+  type Logger,
+  type RuntimeSource,
+} from '../../core/index.js';
 
 /** The page's files, by URL path, with their types. Nothing else is served. */
 const FILES: Record<string, [file: string, type: string]> = {
@@ -45,7 +51,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       { body: readFileSync(path.join(options.rendererDir, file)), type },
     ]),
   );
-  const chats = new Set<WebChat>();
+  const chats = new Set<BridgeSession>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   let port = 0;
 
@@ -87,12 +93,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   const connect = (ws: WebSocket) => {
-    const chat = new WebChat(
-      options.runtime,
-      options.history,
-      (message) => ws.send(JSON.stringify(message)),
-      () => options.onExit(),
-    );
+    const send = (message: BridgeMessage) => ws.send(JSON.stringify(message));
+    const chat = new BridgeSession({
+      runtime: options.runtime,
+      history: options.history,
+      sendEvents: (events) => send({ type: 'events', events }),
+      onExit: () => options.onExit(),
+    });
     chats.add(chat);
     options.logger.info(`hac web: a tab connected (${chats.size} open).`);
     ws.on('message', (data: Buffer, isBinary) => {
@@ -107,7 +114,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         options.logger.warn(`hac web: refused a call: ${parsed.problem}`);
         return ws.close(1008, 'invalid call');
       }
-      chat.handle(parsed.call);
+      const { id } = parsed.call;
+      chat.call(parsed.call).then(
+        (value) => send({ type: 'result', id, value: value ?? null }),
+        (error: unknown) =>
+          send({ type: 'failure', id, message: error instanceof Error ? error.message : String(error) }),
+      );
     });
     ws.on('close', () => {
       chat.close();

@@ -23,3 +23,9 @@ export {
   type InputHistory,
 } from './input-history.js';
 export { createEventBatcher, mergeDeltas, type EventBatcher, type BatchClock } from './event-batcher.js';
+export {
+  BridgeSession,
+  sharedRuntime,
+  type BridgeSessionOptions,
+  type RuntimeSource,
+} from './bridge-session.js';

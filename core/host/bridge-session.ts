@@ -1,0 +1,111 @@
+import type { BridgeCall, HacBridge } from './bridge.js';
+import { ChatController } from './chat-controller.js';
+import { errorReport } from './error-report.js';
+import { createEventBatcher, mergeDeltas } from './event-batcher.js';
+import type { HostEvent } from './host-event.js';
+import type { InputHistory } from './input-history.js';
+import { ConfigError, HacError } from '../errors/hac-error.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+
+/** Where a window's conversation comes from: the shared runtime, or why there is none (a broken config.json). */
+export type RuntimeSource = () => Promise<{ runtime: Runtime } | { error: unknown }>;
+
+/**
+ * One runtime shared by every window, made on first use. While config.json is broken each call tries again, so a
+ * window can show the report and start once the file is fixed (R-DESK-7). `current()` is the runtime if it exists.
+ */
+export function sharedRuntime(
+  options: RuntimeOptions = {},
+): RuntimeSource & { current(): Runtime | undefined } {
+  let runtime: Runtime | undefined;
+  let starting: Promise<Runtime> | undefined;
+  const source = async () => {
+    try {
+      runtime ??= await (starting ??= createRuntime(options).finally(() => (starting = undefined)));
+      return { runtime };
+    } catch (error) {
+      if (!(error instanceof ConfigError) && !(error instanceof HacError)) throw error;
+      return { error };
+    }
+  };
+  return Object.assign(source, { current: () => runtime });
+}
+
+export interface BridgeSessionOptions {
+  runtime: RuntimeSource;
+  history: InputHistory;
+  /** A batch of host events for the page (about one per animation frame, R-DESK-8). */
+  sendEvents(events: HostEvent[]): void;
+  /** `/exit` in this window. */
+  onExit(): void;
+  /** Opens a link for the page (Electron: the system browser after the checks); absent where the page does it. */
+  openLink?(url: string): Promise<void>;
+}
+
+/**
+ * The host side of one window's `window.hac` (R-DESK-1, R-DESK-6), the same for Electron's IPC and `hac web`'s
+ * WebSocket: validated calls in, batched host events out. Calls reach the conversation synchronously, in the order
+ * they arrive; a call's result is sent after the events it caused. Until the runtime exists (config.json broken,
+ * R-DESK-7) the window shows the report, and each Enter re-reads the files.
+ */
+export class BridgeSession {
+  private controller: ChatController | undefined;
+  private readonly batcher;
+
+  constructor(private readonly options: BridgeSessionOptions) {
+    this.batcher = createEventBatcher<HostEvent>({
+      send: (events) => options.sendEvents(events),
+      merge: mergeDeltas,
+    });
+  }
+
+  /** Opens the conversation, or shows why it cannot be opened yet. */
+  async open(): Promise<void> {
+    const got = await this.options.runtime();
+    if ('error' in got) return this.batcher.push({ type: 'fatal', report: errorReport(got.error) });
+    const controller = new ChatController(got.runtime);
+    this.controller = controller;
+    controller.onEvent((event) => {
+      this.batcher.push(event);
+      if (event.type === 'exit') {
+        this.batcher.flush();
+        this.options.onExit();
+      }
+    });
+    await controller.start();
+  }
+
+  /** Runs one call; resolves with its result once the events it caused have been sent. */
+  call(call: BridgeCall): Promise<Awaited<ReturnType<HacBridge[BridgeCall['method']]>> | null> {
+    const done = <T>(value: T) => {
+      this.batcher.flush();
+      return value;
+    };
+    const controller = this.controller;
+    switch (call.method) {
+      case 'submit':
+        if (!controller) {
+          // R-DESK-7: Enter re-reads the files; the conversation starts once they are fixed.
+          this.batcher.push({ type: 'input', text: call.params.text, reply: false });
+          return this.open().then(() => done(null));
+        }
+        if (!controller.asking) void this.options.history.add(call.params.text);
+        void controller.submit(call.params.text);
+        return Promise.resolve(done(null));
+      case 'interrupt':
+        return Promise.resolve(done(controller ? controller.interrupt() : 'idle'));
+      case 'complete':
+        return Promise.resolve(done(controller ? controller.complete(call.params.prefix) : []));
+      case 'history':
+        return this.options.history.entries();
+      case 'openLink':
+        if (!this.options.openLink) return Promise.reject(new Error('This window opens links itself.'));
+        return this.options.openLink(call.params.url).then(() => null);
+    }
+  }
+
+  close(): void {
+    this.controller?.close();
+    this.batcher.close();
+  }
+}
