@@ -31,7 +31,7 @@ const bridge: HacBridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const transcript = new TranscriptRenderer(ANSI_STYLES);
 const history = new HistoryWalker();
-void bridge.history().then((entries) => history.reset(entries));
+void bridge.history().then((entries) => history.loadOlder(entries));
 
 let asking = false;
 let busy = false;

@@ -76,10 +76,12 @@ export class HistoryWalker {
 
   constructor(private entries: string[] = []) {}
 
-  /** Entries newest first (the shared `history` file). */
-  reset(entries: string[]): void {
-    this.entries = entries;
-    this.index = -1;
+  /**
+   * The saved entries (newest first, the shared `history` file), older than anything submitted here meanwhile:
+   * the file may arrive after the first lines were sent.
+   */
+  loadOlder(entries: string[]): void {
+    this.entries = [...this.entries, ...entries.filter((e) => !this.entries.includes(e))];
   }
 
   /** A submitted line becomes the newest entry (a repeat of the newest is not added twice). */

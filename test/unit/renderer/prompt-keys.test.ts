@@ -83,6 +83,16 @@ describe('history walker', () => {
     expect(walker.next()).toBeUndefined();
   });
 
+  it('keeps lines sent before the saved history arrived as the newest', () => {
+    const walker = new HistoryWalker();
+    walker.add('sent early');
+    walker.loadOlder(['saved', 'sent early', 'older']);
+    expect(walker.previous('')).toBe('sent early');
+    expect(walker.previous('')).toBe('saved');
+    expect(walker.previous('')).toBe('older');
+    expect(walker.previous('')).toBeUndefined();
+  });
+
   it('adds submitted lines as the newest, once', () => {
     const walker = new HistoryWalker([]);
     walker.add('안녕');
