@@ -99,3 +99,37 @@ for (const [from, to] of [
 ]) {
   writeFileSync(path.join(rendererOut, to), readFileSync(path.join(root, from)));
 }
+
+// The Electron shell: main as ESM (Electron runs it on its own Node), the preload as CommonJS (a sandboxed preload
+// cannot load ES modules). `electron` itself is provided by the app at run time.
+const electronOut = path.join(root, 'dist/electron');
+await Promise.all([
+  build({
+    absWorkingDir: root,
+    entryPoints: { main: 'electron/main.ts' },
+    outdir: electronOut,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    external: ['electron'],
+    banner: { js: requireShim },
+    logLevel: 'warning',
+    legalComments: 'none',
+  }),
+  build({
+    absWorkingDir: root,
+    entryPoints: { preload: 'electron/preload.ts' },
+    outdir: electronOut,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    external: ['electron'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  }),
+]);

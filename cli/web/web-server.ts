@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { PAGE_FILES, pageCsp } from '../../renderer/page-files.js';
 import {
   BridgeSession,
   parseBridgeCall,
@@ -14,13 +15,6 @@ import {
   type RuntimeSource,
 } from '../../core/index.js';
 
-/** The page's files, by URL path, with their types. Nothing else is served. */
-const FILES: Record<string, [file: string, type: string]> = {
-  '/': ['index.html', 'text/html; charset=utf-8'],
-  '/renderer.js': ['renderer.js', 'text/javascript; charset=utf-8'],
-  '/styles.css': ['styles.css', 'text/css; charset=utf-8'],
-  '/xterm.css': ['xterm.css', 'text/css; charset=utf-8'],
-};
 const COOKIE = 'hac_token';
 
 export interface WebServerOptions {
@@ -46,7 +40,7 @@ export interface WebServer {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = randomBytes(32).toString('base64url');
   const files = new Map(
-    Object.entries(FILES).map(([route, [file, type]]) => [
+    Object.entries(PAGE_FILES).map(([route, { file, type }]) => [
       route,
       { body: readFileSync(path.join(options.rendererDir, file)), type },
     ]),
@@ -64,8 +58,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (!allowed(request, url)) return forbidden(response);
-    const file =
-      request.method === 'GET' ? files.get(url.pathname === '/index.html' ? '/' : url.pathname) : undefined;
+    const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
     if (!file) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
@@ -148,14 +141,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
 /** R-DESK-4's CSP, with the page's own WebSocket as the only connection it may make. */
 function csp(port: number): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src ws://127.0.0.1:${port} ws://localhost:${port}`,
-  ].join('; ');
+  return pageCsp(`ws://127.0.0.1:${port} ws://localhost:${port}`);
 }
 
 function forbidden(response: ServerResponse): void {

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { protocol } from 'electron';
+import { PAGE_FILES, pageCsp } from '../renderer/page-files.js';
+
+/** Where the page lives: `app://hac/index.html` (R-DESK-4: a custom protocol, never `file://`). */
+export const APP_ORIGIN = 'app://hac';
+
+/** Before the app is ready: `app:` is a standard, secure scheme (origin, CSP and storage as for https). */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    {
+      scheme: 'app',
+      privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+    },
+  ]);
+}
+
+/** Serves the page's files from `rendererDir` with the CSP; anything else (another host, `..`, unknown files) is 404. */
+export function serveRendererFile(rendererDir: string, requestUrl: string): Response {
+  const url = new URL(requestUrl);
+  const entry = url.protocol === 'app:' && url.host === 'hac' ? PAGE_FILES[url.pathname] : undefined;
+  if (!entry) return new Response('Not found', { status: 404 });
+  return new Response(readFileSync(path.join(rendererDir, entry.file)), {
+    headers: {
+      'Content-Type': entry.type,
+      'Content-Security-Policy': pageCsp(),
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+/** After ready: answers every `app:` request from the page's files. */
+export function handleAppProtocol(rendererDir: string): void {
+  protocol.handle('app', (request) => serveRendererFile(rendererDir, request.url));
+}

@@ -1,0 +1,86 @@
+// The Electron main process (R-DESK-1): one shared runtime (config, MCP pool, log), a window per conversation.
+import path from 'node:path';
+import { app, BrowserWindow, Menu, session, type MenuItemConstructorOptions } from 'electron';
+import log from 'electron-log/main';
+import { BridgeSession, createInputHistory, hacPaths, sharedRuntime } from '../core/index.js';
+import { handleAppProtocol, registerAppScheme } from './app-protocol.js';
+import { EVENTS_CHANNEL } from './channels.js';
+import { denyPermissions, guardWebContents, openExternalLink } from './guards.js';
+import { registerBridgeHandlers } from './ipc.js';
+import { createChatWindow } from './window.js';
+
+const paths = hacPaths();
+// Main's own errors go to the CLI's daily log (the runtime logs everything else there itself).
+log.transports.file.resolvePathFn = () =>
+  path.join(paths.logs, `application-hac-${new Date().toISOString().slice(0, 10)}.log`);
+log.transports.console.level = false;
+log.errorHandler.startCatching();
+
+registerAppScheme();
+let runtime = sharedRuntime();
+const history = createInputHistory(paths.history, (e) => log.warn(`History not saved: ${String(e)}`));
+const sessions = new Map<number, BridgeSession>();
+const preload = path.join(import.meta.dirname, 'preload.cjs');
+const rendererDir = path.join(import.meta.dirname, '../renderer');
+
+function openWindow(): void {
+  const window = createChatWindow(preload);
+  const id = window.webContents.id;
+  const chat = new BridgeSession({
+    runtime,
+    history,
+    sendEvents: (events) => {
+      if (!window.isDestroyed()) window.webContents.send(EVENTS_CHANNEL, events);
+    },
+    onExit: () => window.close(), // `/exit` closes this window; the last one closes the rest (below)
+    openLink: async (url) => void (await openExternalLink(url)),
+  });
+  sessions.set(id, chat);
+  window.webContents.once('did-finish-load', () => void chat.open());
+  window.on('closed', () => {
+    chat.close();
+    sessions.delete(id);
+  });
+}
+
+function menu(): Menu {
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'New Window', accelerator: 'CmdOrCtrl+N', click: () => openWindow() },
+        { role: process.platform === 'darwin' ? 'close' : 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    { role: 'viewMenu' },
+  ];
+  return Menu.buildFromTemplate(template);
+}
+
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
+
+void app.whenReady().then(() => {
+  handleAppProtocol(rendererDir);
+  denyPermissions(session.defaultSession);
+  registerBridgeHandlers(
+    (id) => sessions.get(id),
+    () => runtime.current()?.logger,
+  );
+  Menu.setApplicationMenu(menu());
+  openWindow();
+});
+
+// Closing the last window closes MCP sessions (R-DESK-3) and quits; on macOS the app stays in the dock, as apps
+// do there, and the next window starts a fresh runtime.
+app.on('window-all-closed', () => {
+  const closing = runtime.current()?.close() ?? Promise.resolve();
+  runtime = sharedRuntime();
+  void closing.finally(() => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+});
+app.on('activate', () => {
+  if (BrowserWindow.getAllWindows().length === 0) openWindow();
+});

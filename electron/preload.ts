@@ -1,0 +1,24 @@
+// The page's only door to the app (R-DESK-4): one object, `window.hac`, with named methods over one ordered IPC
+// channel. Never ipcRenderer itself, never a generic send.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { BridgeMethod, BridgeParams, HacBridge, HostEvent } from '../core/browser.js';
+import { CALL_CHANNEL, EVENTS_CHANNEL } from './channels.js';
+
+let nextId = 1;
+const call = <M extends BridgeMethod>(method: M, params: BridgeParams[M]): Promise<unknown> =>
+  ipcRenderer.invoke(CALL_CHANNEL, { id: nextId++, method, params });
+
+const bridge: HacBridge = {
+  submit: (text) => call('submit', { text }) as Promise<void>,
+  interrupt: () => call('interrupt', {}) as ReturnType<HacBridge['interrupt']>,
+  complete: (prefix) => call('complete', { prefix }) as Promise<string[]>,
+  history: () => call('history', {}) as Promise<string[]>,
+  openLink: (url) => call('openLink', { url }) as Promise<void>,
+  onEvents(listener) {
+    const forward = (_event: IpcRendererEvent, events: HostEvent[]) => listener(events);
+    ipcRenderer.on(EVENTS_CHANNEL, forward);
+    return () => void ipcRenderer.removeListener(EVENTS_CHANNEL, forward);
+  },
+};
+
+contextBridge.exposeInMainWorld('hac', bridge);
