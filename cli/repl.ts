@@ -18,6 +18,7 @@ import {
   restorePastedNewlines,
 } from './paste-input.js';
 import { mark } from './profile.js';
+import { TypeAheadGate } from './type-ahead.js';
 
 /**
  * The interactive session (R-TTY-1..5): terminal glue around the chat controller. Node's readline does the line
@@ -31,7 +32,9 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
   const transcript = new TranscriptRenderer(styles);
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
-  const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)) : process.stdin;
+  // Keys typed during a turn wait for the prompt (Ctrl+C excepted): see onCtrlC below.
+  const gate = new TypeAheadGate(process.stdin, () => onCtrlC());
+  const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)).pipe(gate) : process.stdin;
   if (terminal) enableBracketedPaste(out);
   const rl = readline.createInterface({
     input,
@@ -62,7 +65,9 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
     const ask = new AbortController();
     question = ask;
     out.write(transcript.openPromptLine());
-    rl.question(text, { signal: ask.signal }).then(
+    const answered = rl.question(text, { signal: ask.signal });
+    gate.release(); // what was typed ahead goes into the reply
+    answered.then(
       (reply) => {
         // Replies to questions are not prompts: keep them out of the input history.
         const history = (rl as unknown as { history: string[] }).history;
@@ -73,6 +78,7 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
         question = undefined;
         transcript.markLineStart();
         void controller.submit(restorePastedNewlines(reply));
+        if (!controller.idle) gate.hold(); // the turn goes on: keys wait again
       },
       () => transcript.markLineStart(), // withdrawn: readline ended the line; the controller has its answer
     );
@@ -80,12 +86,13 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
 
   // After Ctrl+Z and `fg`, readline pauses its input and leaves resuming to us (else hac would hang or exit).
   rl.on('SIGCONT', () => rl.resume());
-  rl.on('SIGINT', () => {
-    // R-TTY-2 / R-LOOP-2: the controller decides; at the prompt Ctrl+C exits (seed).
+  // R-TTY-2 / R-LOOP-2: the controller decides; at the prompt Ctrl+C exits (seed).
+  const onCtrlC = () => {
     if (controller.interrupt() === 'idle') return rl.close();
     question?.abort();
     question = undefined;
-  });
+  };
+  rl.on('SIGINT', onCtrlC);
 
   const printAbove = (text: string) => {
     // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.
@@ -123,9 +130,11 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
       out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
       break;
     }
+    gate.hold();
     await controller.submit(restorePastedNewlines(next.value));
     if (exitCode !== undefined) break;
     rl.prompt();
+    gate.release();
   }
   controller.close();
   rl.close();

@@ -77,16 +77,19 @@ function react(event: HostEvent): void {
   switch (event.type) {
     case 'prompt':
       asking = true;
+      showState();
       showChoices(event.choices ?? []);
       prompt.placeholder = event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';
       return;
     case 'input':
       asking = false;
+      showState();
       showChoices([]);
       prompt.placeholder = '';
       return;
     case 'status':
       busy = event.status.busy;
+      showState();
       statusBar.textContent = statusLine(event.status);
       return;
     case 'exit':
@@ -173,8 +176,19 @@ byId('transcript').addEventListener('mouseup', () => {
 });
 prompt.focus();
 
+/** `data-state` on <body>: ready, working (a turn or command runs) or asking (a question waits for a reply). */
+function showState(): void {
+  document.body.dataset.state = asking ? 'asking' : busy ? 'working' : 'ready';
+}
+
 function submit(): void {
   const text = prompt.value;
+  if (busy && !asking && text.trim()) {
+    // Typed ahead: the line stays in the prompt until the answer is done (no second turn mid-turn).
+    statusBar.textContent =
+      'Still answering: your message stays here until it is done (Esc cancels the answer).';
+    return;
+  }
   if (!asking && text.trim()) history.add(text.trim());
   setPrompt('');
   void bridge.submit(text);

@@ -100,8 +100,12 @@ export async function waitForTranscript(page: Page, pattern: RegExp, ms = 10_000
   throw new Error(`transcript never matched ${pattern}:\n${text}`);
 }
 
-/** Types a line into the prompt (as an IME or a paste would insert it) and presses Enter. */
+/**
+ * Types a line into the prompt (as an IME or a paste would insert it) and presses Enter, once the page takes lines
+ * (nothing running, or a question waiting for this reply).
+ */
 export async function send(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(() => document.body.dataset.state !== 'working');
   await page.locator('#prompt').focus();
   await page.keyboard.insertText(text);
   await page.keyboard.press('Enter');

@@ -226,6 +226,30 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     expect(await page.locator('#prompt').inputValue()).toBe('/toggle-mcp ');
   });
 
+  it('Enter while an answer streams keeps the line in the prompt; it is sent once the answer is done', async () => {
+    const { fake, web } = await startWeb();
+    let release!: () => void;
+    const paused = new Promise<void>((resolve) => (release = resolve));
+    fake.reply(
+      openaiReply.text(['first ', 'answer'], { pauseAfterFirst: paused }),
+      openaiReply.text(['second']),
+    );
+    const page = await open(web.url);
+    await send(page, 'one');
+    await waitForTranscript(page, /first/);
+    await page.keyboard.insertText('two');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#prompt').inputValue()).toBe('two');
+    await expect.poll(() => page.locator('#status').innerText()).toContain('Still answering');
+    release();
+    await waitForTranscript(page, /first answer/);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await page.keyboard.press('Enter');
+    await waitForTranscript(page, /second/);
+    expect(fake.requests.map((r) => r.body.messages.at(-1).content)).toEqual(['one', 'two']);
+    expect((await transcriptLines(page)).join('\n')).not.toContain('Still working');
+  });
+
   it('two tabs are two conversations', async () => {
     const { fake, web } = await startWeb();
     fake.reply(openaiReply.text(['A.']), openaiReply.text(['B.']));

@@ -103,8 +103,9 @@ describe('chat controller: status', () => {
     const h = await start(withTools);
     const { controller, events } = h.open();
     await controller.start();
-    await vi.waitFor(() =>
-      expect(ofType(events, 'status').at(-1)!.status.mcp).toEqual({ connected: 1, configured: 1 }),
+    await vi.waitFor(
+      () => expect(ofType(events, 'status').at(-1)!.status.mcp).toEqual({ connected: 1, configured: 1 }),
+      { timeout: 10_000 },
     );
     expect(ofType(events, 'status').at(-1)!.status).toEqual({
       model: 'fake-model',
