@@ -81,6 +81,9 @@ export async function* callModel(
         case 'usage':
           result.usage = part.usage;
           break;
+        case 'notice':
+          yield { type: 'notice', level: 'dim', text: part.text };
+          break;
         case 'retry':
           yield {
             type: 'retry',

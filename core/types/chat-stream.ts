@@ -6,4 +6,6 @@ export type ChatStreamPart =
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: NativeToolCall }
   | { type: 'usage'; usage: Usage }
+  /** Something the user should know about this call (shown dim), e.g. a setting the model refused. */
+  | { type: 'notice'; text: string }
   | { type: 'finish'; reason: 'stop' | 'length' | 'tool-calls' | 'other' };

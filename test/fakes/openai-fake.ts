@@ -173,6 +173,14 @@ export function answerSteps(answer: FakeAnswer, request: RecordedRequest): FakeS
 
 /** Builders for the replies a test queues with `fake.reply(...)`. */
 export const openaiReply = {
+  /** Chunks exactly as given (a vendor's own shapes), each as one SSE event, then `data: [DONE]`. */
+  chunks(chunks: Record<string, unknown>[]): FakeReply {
+    return {
+      status: 200,
+      headers: SSE_HEADERS,
+      steps: [...chunks.map((c) => ({ write: sseData(c) })), { write: 'data: [DONE]\n\n' }],
+    };
+  },
   /** A streamed answer (see FakeAnswer). */
   answer(answer: FakeAnswer): FakeReplySource {
     return (request) => ({ status: 200, headers: SSE_HEADERS, steps: answerSteps(answer, request) });

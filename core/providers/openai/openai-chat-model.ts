@@ -17,6 +17,8 @@ import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import { modelRules, rejectsTemperature } from './model-rules.js';
+import { readDelta } from './read-delta.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 /** Our own watchdog decides timeouts; the SDK's (headers only) is set beyond any of ours. */
@@ -31,18 +33,19 @@ export function reasoningEffort(
   return think === false ? undefined : think;
 }
 
-type ReasoningDelta = { reasoning_content?: unknown; reasoning?: unknown };
-
 /** The OpenAI Chat Completions adapter (R-PROV-1/2): streams one answer through the official SDK. */
 export class OpenAIChatModel implements ChatModel {
   readonly provider = 'openai' as const;
   readonly modelId: string;
   private readonly context: ErrorContext;
   private client: { key: string; sdk: OpenAI } | undefined;
+  /** Known (by family) or learnt (a 400 naming it) to refuse a temperature; kept until exit (R-CFG-8). */
+  private noTemperature: boolean;
 
   constructor(private readonly options: ChatModelOptions) {
     this.modelId = options.model.id;
     this.context = { model: options.model, configFile: options.configFile };
+    this.noTemperature = !modelRules(this.modelId).temperature;
   }
 
   /** The request body sent for a ChatRequest (R-PROV-2). */
@@ -55,7 +58,7 @@ export class OpenAIChatModel implements ChatModel {
       messages: toOpenAIMessages(request.messages),
       stream: true,
       stream_options: { include_usage: true },
-      temperature: 0.1,
+      ...(this.noTemperature ? {} : { temperature: 0.1 }),
       ...(effort ? { reasoning_effort: effort } : {}),
       ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
     };
@@ -79,10 +82,21 @@ export class OpenAIChatModel implements ChatModel {
     let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
     try {
       try {
-        const stream = await sdk.chat.completions.create(body, { signal: control.signal });
-        iterator = stream[Symbol.asyncIterator]();
+        iterator = await this.open(sdk, body, control.signal);
       } catch (error) {
-        throw fail(error);
+        if (!this.temperatureRefused(error, body)) throw fail(error);
+        // R-CFG-8: this model takes only its default temperature. Once more without it, and never again.
+        this.noTemperature = true;
+        logger.info(
+          `${model.label} refused temperature ${body.temperature}; sending it without from now on.`,
+        );
+        yield { type: 'notice', text: `${model.label} does not accept a temperature; using its default.` };
+        const { temperature: _dropped, ...rest } = body;
+        try {
+          iterator = await this.open(sdk, rest, control.signal);
+        } catch (retryError) {
+          throw fail(retryError);
+        }
       }
       const splitter = new ThinkTagSplitter();
       const toolCalls = new ToolCallAssembler();
@@ -104,23 +118,19 @@ export class OpenAIChatModel implements ChatModel {
         const chunk = next.value;
         if (chunk.usage)
           usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-        const choice = chunk.choices?.[0];
+        // The answer is choice 0; a server or proxy that sends more choices (n > 1) adds nothing to it.
+        const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
         if (!choice) continue;
-        const delta = choice.delta as (typeof choice.delta & ReasoningDelta) | undefined;
+        const delta = choice.delta as Record<string, unknown> | undefined;
         if (delta) {
-          const reasoning =
-            typeof delta.reasoning_content === 'string'
-              ? delta.reasoning_content
-              : typeof delta.reasoning === 'string'
-                ? delta.reasoning
-                : '';
+          const { text, reasoning } = readDelta(delta);
           if (reasoning) yield log.reasoningPart(reasoning);
-          if (delta.content) {
+          if (text) {
             // Hot path: once the message is plain text, skip the splitter.
-            if (splitter.passthrough) yield log.textPart(delta.content);
-            else for (const piece of splitter.push(delta.content)) yield log.add(piece);
+            if (splitter.passthrough) yield log.textPart(text);
+            else for (const piece of splitter.push(text)) yield log.add(piece);
           }
-          if (delta.tool_calls) toolCalls.add(delta.tool_calls);
+          if (choice.delta.tool_calls) toolCalls.add(choice.delta.tool_calls);
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
@@ -141,6 +151,22 @@ export class OpenAIChatModel implements ChatModel {
       control.dispose(finished);
       if (!finished) void iterator?.return?.().catch(() => undefined);
     }
+  }
+
+  private async open(
+    sdk: OpenAI,
+    body: ChatCompletionCreateParamsStreaming,
+    signal: AbortSignal,
+  ): Promise<AsyncIterator<ChatCompletionChunk>> {
+    const stream = await sdk.chat.completions.create(body, { signal });
+    return stream[Symbol.asyncIterator]();
+  }
+
+  private temperatureRefused(error: unknown, body: ChatCompletionCreateParamsStreaming): boolean {
+    if (body.temperature === undefined || !(error instanceof OpenAI.APIError)) return false;
+    const detail = error.error as { message?: unknown; param?: unknown } | undefined;
+    const message = typeof detail?.message === 'string' ? detail.message : error.message;
+    return rejectsTemperature(error.status, message, detail?.param);
   }
 
   /** The SDK client for the current key (re-created when `${VAR}` now resolves to another key). */

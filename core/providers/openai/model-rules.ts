@@ -1,0 +1,23 @@
+/** What is known per model family, so the adapter asks a table instead of scattering vendor checks. */
+export interface ModelRules {
+  /** Whether the model takes `temperature` (OpenAI's reasoning models take only the default, R-CFG-8). */
+  temperature: boolean;
+}
+
+const DEFAULT_RULES: ModelRules = { temperature: true };
+
+/** Families by model id (an optional `vendor/` prefix, as OpenRouter writes them, is allowed). */
+const FAMILIES: { pattern: RegExp; rules: Partial<ModelRules> }[] = [
+  // o1, o3, o4-mini…, gpt-5, gpt-5-mini, gpt-5-nano (but gpt-5-chat-latest takes a temperature).
+  { pattern: /^(?:[\w.-]+\/)?(?:o\d(?:$|[-.])|gpt-5(?!-chat)(?:$|[-.]))/i, rules: { temperature: false } },
+];
+
+export function modelRules(modelId: string): ModelRules {
+  const family = FAMILIES.find((f) => f.pattern.test(modelId));
+  return { ...DEFAULT_RULES, ...family?.rules };
+}
+
+/** A 400 that rejects the temperature (`Unsupported value: 'temperature' does not support 0.1 …`). */
+export function rejectsTemperature(status: number | undefined, message: string, param?: unknown): boolean {
+  return status === 400 && (param === 'temperature' || /\btemperature\b/i.test(message));
+}

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { completionChunk, openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { answerText, EngineHarness, status } from '../../helpers/engine-harness.js';
+import type { EngineEvent } from '../../../core/types/engine-event.js';
+
+// Streams in the shapes real vendors send, replayed through the OpenAI fake and the official SDK (issue 18).
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function harness(model: string): Promise<{ fake: OpenAIFake; h: EngineHarness }> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const h = await EngineHarness.start({
+    model: { name: model, provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+  });
+  cleanups.push(() => h.close());
+  return { fake, h };
+}
+const thinking = (events: EngineEvent[]) =>
+  events.flatMap((e) => (e.type === 'thinking-delta' ? [e.text] : [])).join('');
+const notices = (events: EngineEvent[]) => events.flatMap((e) => (e.type === 'notice' ? [e.text] : []));
+
+describe('OpenAI reasoning models and temperature (R-CFG-8)', () => {
+  it.each(['gpt-5', 'gpt-5-mini', 'o3', 'o4-mini', 'openai/o3-mini'])(
+    '%s is sent no temperature',
+    async (model) => {
+      const { fake, h } = await harness(model);
+      fake.reply(openaiReply.text(['ok']));
+      await h.turn('hi');
+      expect(fake.requests[0]!.body).not.toHaveProperty('temperature');
+    },
+  );
+
+  it.each(['gpt-4o', 'gpt-5-chat-latest', 'o-series-lookalike', 'llama3.1'])(
+    '%s is sent temperature 0.1',
+    async (model) => {
+      const { fake, h } = await harness(model);
+      fake.reply(openaiReply.text(['ok']));
+      await h.turn('hi');
+      expect(fake.requests[0]!.body.temperature).toBe(0.1);
+    },
+  );
+
+  it('a model that refuses the temperature with a 400 is asked again without it, once, and remembered', async () => {
+    const { fake, h } = await harness('acme-reasoner');
+    fake.reply(
+      openaiReply.error(400, {
+        message:
+          "Unsupported value: 'temperature' does not support 0.1 with this model. Only the default (1) value is supported.",
+        type: 'invalid_request_error',
+        param: 'temperature',
+        code: 'unsupported_value',
+      }),
+      openaiReply.text(['Answer one.']),
+      openaiReply.text(['Answer two.']),
+    );
+    const first = await h.turn('one');
+    expect(answerText(first)).toBe('Answer one.');
+    expect(status(first)).toBe('answered');
+    expect(notices(first)).toEqual(['acme-reasoner does not accept a temperature; using its default.']);
+    const second = await h.turn('two');
+    expect(answerText(second)).toBe('Answer two.');
+    expect(notices(second)).toEqual([]);
+    expect(fake.requests.map((r) => r.body.temperature)).toEqual([0.1, undefined, undefined]);
+    expect(h.logger.text()).toMatch(/\[info\] acme-reasoner refused temperature 0\.1/);
+  });
+
+  it('another 400 is not mistaken for it', async () => {
+    const { fake, h } = await harness('gpt-4o');
+    fake.reply(openaiReply.error(400, { message: "Invalid value for 'max_tokens'.", param: 'max_tokens' }));
+    const events = await h.turn('hi');
+    expect(status(events)).toBe('failed');
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('Mistral reasoning models: content as an array of parts', () => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    completionChunk('magistral-medium-2507', delta, finish);
+
+  it('thinking parts are thinking, text parts are the answer, unknown shapes are ignored', async () => {
+    const { fake, h } = await harness('magistral-medium-2507');
+    fake.reply(
+      openaiReply.chunks([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'The user greets. ' }] }] }),
+        chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Answer briefly.' }] }] }),
+        chunk({ content: [{ type: 'text', text: 'Hello' }] }),
+        chunk({
+          content: [
+            { type: 'image_url', image_url: 'x' },
+            { type: 'text', text: ', 안녕!' },
+          ],
+        }),
+        chunk({ content: { unexpected: true } }),
+        chunk({ content: [42, null, { type: 'thinking', thinking: 7 }] }),
+        chunk({}, 'stop'),
+      ]),
+    );
+    const events = await h.turn('hi');
+    expect(thinking(events)).toBe('The user greets. Answer briefly.');
+    expect(answerText(events)).toBe('Hello, 안녕!');
+    expect(JSON.stringify(events)).not.toContain('[object Object]');
+    expect(status(events)).toBe('answered');
+  });
+});
+
+describe('several choices in one stream', () => {
+  it('only choice 0 is the answer', async () => {
+    const { fake, h } = await harness('gpt-4o');
+    const two = (a: string, b: string) => ({
+      ...completionChunk('gpt-4o', {}),
+      choices: [
+        { index: 0, delta: { content: a }, finish_reason: null },
+        { index: 1, delta: { content: b }, finish_reason: null },
+      ],
+    });
+    const only1 = {
+      ...completionChunk('gpt-4o', {}),
+      choices: [{ index: 1, delta: { content: 'NOPE' }, finish_reason: null }],
+    };
+    fake.reply(
+      openaiReply.chunks([
+        two('The ', 'Another '),
+        only1,
+        two('answer.', 'story.'),
+        {
+          ...completionChunk('gpt-4o', {}, 'stop'),
+          choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        },
+      ]),
+    );
+    const events = await h.turn('hi');
+    expect(answerText(events)).toBe('The answer.');
+  });
+});
