@@ -166,7 +166,7 @@ export class OpenAIChatModel implements ChatModel {
     if (body.temperature === undefined || !(error instanceof OpenAI.APIError)) return false;
     const detail = error.error as { message?: unknown; param?: unknown } | undefined;
     const message = typeof detail?.message === 'string' ? detail.message : error.message;
-    return rejectsTemperature(error.status, message, detail?.param);
+    return rejectsTemperature(error.status as number | undefined, message, detail?.param);
   }
 
   /** The SDK client for the current key (re-created when `${VAR}` now resolves to another key). */
