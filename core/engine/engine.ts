@@ -169,6 +169,7 @@ export class Engine {
     let usage: Usage | undefined;
 
     for (let round = 0; ; round++) {
+      toolState.round = round;
       const withhold = round >= config.maxToolRounds;
       const system = this.systemPrompt(setup, withhold);
       const input: PrepareContextInput = {
@@ -267,9 +268,11 @@ export class Engine {
         this.deps.logger.debug(
           `Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`,
         );
+        // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`, R-PROV-2).
+        const calledAs = result.nativeCalls.find((c) => c.id === call.id)?.name ?? call.name;
         turn.push(
           native
-            ? { role: 'tool', content: outcome.text, toolCallId: call.id }
+            ? { role: 'tool', content: outcome.text, toolCallId: call.id, toolName: calledAs }
             : { role: 'tool', content: outcome.text, toolName: call.name },
         );
       }

@@ -36,7 +36,28 @@ export const INVALID_CONFIRMATION = 'Please answer with Y or N.';
 export class TurnToolState {
   readonly results = new Map<string, string>();
   firstError: string | undefined;
-  stopNoticeSent = false;
+  /** The round (one assistant message's calls) being run; the engine counts them. */
+  round = 0;
+  /** The round of the first error, and the later round whose calls were answered with the stop notice. */
+  private errorRound: number | undefined;
+  private noticeRound: number | undefined;
+
+  failed(text: string): void {
+    if (this.firstError !== undefined) return;
+    this.firstError = text;
+    this.errorRound = this.round;
+  }
+
+  /**
+   * After an error (R-LOOP-6): the other calls of that message, and every call of the next message the model
+   * sends, get the stop notice; a call in any round after that ends the turn.
+   */
+  afterError(): 'notice' | 'end-turn' | undefined {
+    if (this.firstError === undefined) return undefined;
+    if (this.round === this.errorRound) return 'notice';
+    this.noticeRound ??= this.round;
+    return this.round === this.noticeRound ? 'notice' : 'end-turn';
+  }
 }
 
 export interface ToolRunnerOptions {
@@ -57,9 +78,9 @@ export async function* runToolCall(
   options: ToolRunnerOptions,
   signal: AbortSignal,
 ): AsyncGenerator<EngineEvent, CallOutcome> {
-  if (state.firstError !== undefined) {
-    if (state.stopNoticeSent) return { kind: 'end-turn', message: state.firstError };
-    state.stopNoticeSent = true;
+  const stopped = state.afterError();
+  if (stopped === 'end-turn') return { kind: 'end-turn', message: state.firstError! };
+  if (stopped === 'notice') {
     yield {
       type: 'tool-skipped',
       id: call.id,
@@ -71,12 +92,12 @@ export async function* runToolCall(
 
   if (call.error !== undefined || !call.tool) {
     const text = `Error: ${call.error ?? `unknown tool ${call.name}`}`;
-    state.firstError = text;
+    state.failed(text);
     yield {
       type: 'tool-result',
       id: call.id,
       ok: false,
-      summary: `${call.server || '?'}/${call.name}: ${firstLine(text)}`,
+      summary: `${call.server ? `${call.server}/${call.name}` : call.name}: ${firstLine(text)}`,
     };
     return { kind: 'result', text, isError: true };
   }
@@ -144,7 +165,7 @@ export async function* runToolCall(
   text = cutToolOutput(text, options.toolOutputMaxChars);
   if (isError) {
     text = text.startsWith('Error: ') ? text : `Error: ${text}`;
-    state.firstError = text;
+    state.failed(text);
     yield {
       type: 'tool-result',
       id: call.id,

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ollamaReply, startOllamaFake } from '../../fakes/ollama-fake.js';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { answerText, EngineHarness, status, testServerEntry } from '../../helpers/engine-harness.js';
+import type { EngineEvent } from '../../../core/types/engine-event.js';
+
+// R-LOOP-6 clarified: calls made together in one message are one round (issue 18, items 6 and 7).
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+const STOPPED = 'Tool calls are stopped after an error. Answer the user.';
+const toolMessages = (body: { messages: { role: string }[] }) =>
+  body.messages.filter((m) => m.role === 'tool');
+const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
+  events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+
+describe('several native calls in one message, the first failing', () => {
+  it('OpenAI: every call gets one result, the follow-up is sent, the summary is the answer', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      openaiReply.toolCalls([
+        { id: 'call_a', name: 'tools__fail', arguments: { message: 'disk full' } },
+        { id: 'call_b', name: 'tools__echo', arguments: { text: 'b' } },
+        { id: 'call_c', name: 'tools__echo', arguments: { text: 'c' } },
+      ]),
+      openaiReply.text(['The first tool failed: disk full.']),
+    );
+    const events = await h.turn('do three things');
+    expect(toolMessages(fake.requests[1]!.body)).toEqual([
+      { role: 'tool', tool_call_id: 'call_a', content: 'Error: disk full' },
+      { role: 'tool', tool_call_id: 'call_b', content: STOPPED },
+      { role: 'tool', tool_call_id: 'call_c', content: STOPPED },
+    ]);
+    expect(ofType(events, 'tool-call').map((e) => e.tool)).toEqual(['fail']); // b and c never ran
+    expect(ofType(events, 'error')).toEqual([]);
+    expect(answerText(events)).toBe('The first tool failed: disk full.');
+    expect(status(events)).toBe('answered');
+  });
+
+  it('an unknown native tool is shown by its name, without a "?/" server', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'call_x', name: 'web_search', arguments: { q: 'x' } }]),
+      openaiReply.text(['I cannot search.']),
+    );
+    const events = await h.turn('search');
+    const summary = ofType(events, 'tool-result')[0]!.summary;
+    expect(summary).toMatch(/^web_search: Error: /);
+    expect(summary).not.toContain('?/');
+  });
+
+  it('Ollama: five native calls, the first failing; each result carries tool_name', async () => {
+    const fake = await startOllamaFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl, toolMode: 'native' },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      ollamaReply.toolCalls([
+        { name: 'tools__fail', arguments: { message: 'nope' } },
+        ...['1', '2', '3', '4'].map((t) => ({ name: 'tools__echo', arguments: { text: t } })),
+      ]),
+      ollamaReply.text(['One failed, so I stopped.']),
+    );
+    const events = await h.turn('five things');
+    const results = toolMessages(fake.requests[1]!.body);
+    expect(results).toHaveLength(5);
+    expect(results[0]).toMatchObject({ role: 'tool', content: 'Error: nope', tool_name: 'tools__fail' });
+    for (const r of results.slice(1))
+      expect(r).toMatchObject({ role: 'tool', content: STOPPED, tool_name: 'tools__echo' });
+    expect(answerText(events)).toBe('One failed, so I stopped.');
+    expect(status(events)).toBe('answered');
+  });
+
+  it('a call in a later round still gets the stop notice once, and a third round ends the turn', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__fail', arguments: {} }]),
+      openaiReply.toolCalls([
+        { id: 'c2', name: 'tools__echo', arguments: { text: 'a' } },
+        { id: 'c3', name: 'tools__echo', arguments: { text: 'b' } },
+      ]),
+      openaiReply.toolCalls([{ id: 'c4', name: 'tools__echo', arguments: { text: 'c' } }]),
+    );
+    const events = await h.turn('stubborn');
+    expect(toolMessages(fake.requests[2]!.body).slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'c2', content: STOPPED },
+      { role: 'tool', tool_call_id: 'c3', content: STOPPED },
+    ]);
+    expect(ofType(events, 'error')).toEqual([
+      { type: 'error', code: 'tool-error', message: 'Error: it failed' },
+    ]);
+    expect(status(events)).toBe('failed');
+  });
+});
