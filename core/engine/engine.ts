@@ -238,7 +238,12 @@ export class Engine {
 
       turn.push(
         native
-          ? { role: 'assistant', content: result.content, toolCalls: result.nativeCalls }
+          ? {
+              role: 'assistant',
+              content: result.content,
+              toolCalls: result.nativeCalls,
+              ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+            }
           : { role: 'assistant', content: result.content },
       );
       for (const call of calls) {

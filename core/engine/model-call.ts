@@ -17,6 +17,8 @@ export interface ModelCallResult {
   promptCalls: FunctionCall[];
   /** Calls from the API (native mode). */
   nativeCalls: NativeToolCall[];
+  /** The model's thinking during this call. */
+  reasoning: string;
   usage?: Usage;
   /** Set when the idle timeout cut the answer (R-PROV-5): what arrived is kept. */
   stalled?: StalledStreamError;
@@ -41,7 +43,13 @@ export async function* callModel(
   signal: AbortSignal,
 ): AsyncGenerator<EngineEvent, ModelCallResult> {
   const holdBack = options.promptTools ? createHoldBack(options.promptTools) : undefined;
-  const result: ModelCallResult = { content: '', visibleText: '', promptCalls: [], nativeCalls: [] };
+  const result: ModelCallResult = {
+    content: '',
+    visibleText: '',
+    promptCalls: [],
+    nativeCalls: [],
+    reasoning: '',
+  };
   let thinking = false;
   const endThinking = function* (): Generator<EngineEvent> {
     if (thinking) {
@@ -62,6 +70,7 @@ export async function* callModel(
             thinking = true;
             yield { type: 'thinking-start' };
           }
+          result.reasoning += part.text;
           yield { type: 'thinking-delta', text: part.text };
           break;
         case 'text-delta': {

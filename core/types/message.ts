@@ -9,7 +9,11 @@ export interface NativeToolCall {
 export type Message =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
+  /**
+   * `reasoning`: the thinking behind a message that made tool calls, sent back within the same turn to the
+   * servers that require it (DeepSeek, R-STREAM-2); never kept in the context of later turns or the session.
+   */
+  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[]; reasoning?: string }
   | { role: 'tool'; content: string; toolCallId?: string; toolName?: string };
 
 /** Token counts of one LLM call (R-PROV-6). `estimated` when the provider reported none. */

@@ -7,7 +7,10 @@ import type { NativeToolSpec } from '../chat-model.js';
  * rejects a `tool` message without `tool_call_id`, so a prompt-mode tool result is sent as a `user` message that
  * names the tool.
  */
-export function toOpenAIMessages(messages: Message[]): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  messages: Message[],
+  options: { reasoningPassBack?: boolean } = {},
+): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
@@ -18,6 +21,8 @@ export function toOpenAIMessages(messages: Message[]): ChatCompletionMessagePara
         return {
           role: 'assistant',
           content: message.content || null,
+          // DeepSeek's thinking mode rejects a follow-up without it (R-STREAM-2); others get no unknown field.
+          ...(options.reasoningPassBack && message.reasoning ? { reasoning_content: message.reasoning } : {}),
           tool_calls: message.toolCalls.map((call) => ({
             id: call.id,
             type: 'function',

@@ -17,7 +17,7 @@ import { ThinkTagSplitter } from '../think-tags.js';
 import { CallControl } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
-import { modelRules, rejectsTemperature } from './model-rules.js';
+import { modelRules, rejectsTemperature, type ModelRules } from './model-rules.js';
 import { readDelta } from './read-delta.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
@@ -41,11 +41,13 @@ export class OpenAIChatModel implements ChatModel {
   private client: { key: string; sdk: OpenAI } | undefined;
   /** Known (by family) or learnt (a 400 naming it) to refuse a temperature; kept until exit (R-CFG-8). */
   private noTemperature: boolean;
+  private readonly rules: ModelRules;
 
   constructor(private readonly options: ChatModelOptions) {
     this.modelId = options.model.id;
     this.context = { model: options.model, configFile: options.configFile };
-    this.noTemperature = !modelRules(this.modelId).temperature;
+    this.rules = modelRules(this.modelId);
+    this.noTemperature = !this.rules.temperature;
   }
 
   /** The request body sent for a ChatRequest (R-PROV-2). */
@@ -55,7 +57,7 @@ export class OpenAIChatModel implements ChatModel {
       // Extra fields first: what R-PROV-2 and R-CFG-8 fix (stream, usage, temperature 0.1) cannot be overridden.
       ...this.options.extraBody,
       model: this.modelId,
-      messages: toOpenAIMessages(request.messages),
+      messages: toOpenAIMessages(request.messages, { reasoningPassBack: this.rules.reasoningPassBack }),
       stream: true,
       stream_options: { include_usage: true },
       ...(this.noTemperature ? {} : { temperature: 0.1 }),

@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completionChunk, openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
-import { answerText, EngineHarness, status } from '../../helpers/engine-harness.js';
+import { answerText, EngineHarness, status, testServerEntry } from '../../helpers/engine-harness.js';
 import type { EngineEvent } from '../../../core/types/engine-event.js';
 
 // Streams in the shapes real vendors send, replayed through the OpenAI fake and the official SDK (issue 18).
@@ -134,5 +136,58 @@ describe('several choices in one stream', () => {
     );
     const events = await h.turn('hi');
     expect(answerText(events)).toBe('The answer.');
+  });
+});
+
+describe('DeepSeek thinking mode with tools (R-STREAM-2)', () => {
+  async function withTools(model: string) {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: model, provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    return { fake, h };
+  }
+  const assistantWithCalls = (body: { messages: Record<string, unknown>[] }) =>
+    body.messages.filter((m) => m.role === 'assistant' && m.tool_calls);
+
+  it('sends the reasoning of a tool-calling message back within the turn, never in later turns or the session', async () => {
+    const { fake, h } = await withTools('deepseek-reasoner');
+    fake.reply(
+      openaiReply.answer({
+        reasoning: ['I should ', 'echo it.'],
+        toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: { text: 'hi' } }],
+      }),
+      openaiReply.thinking(['Done.'], ['It said hi.']),
+      openaiReply.text(['Next answer.']),
+    );
+    const first = await h.turn('echo hi');
+    expect(answerText(first)).toBe('It said hi.');
+    expect(assistantWithCalls(fake.requests[1]!.body)).toEqual([
+      expect.objectContaining({ reasoning_content: 'I should echo it.' }),
+    ]);
+    await h.turn('and now?');
+    expect(JSON.stringify(fake.requests[2]!.body)).not.toContain('reasoning_content');
+    const dir = path.join(h.home, 'sessions');
+    const saved = readdirSync(dir)
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('');
+    expect(saved).not.toContain('I should echo it.');
+  });
+
+  it('other OpenAI-compatible models get no reasoning_content field', async () => {
+    const { fake, h } = await withTools('qwen3-vllm');
+    fake.reply(
+      openaiReply.answer({
+        reasoning: ['thinking'],
+        toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: { text: 'hi' } }],
+      }),
+      openaiReply.text(['ok']),
+    );
+    await h.turn('echo hi');
+    expect(JSON.stringify(fake.requests[1]!.body)).not.toContain('reasoning_content');
   });
 });
