@@ -223,7 +223,7 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     expect(await page.locator('#prompt').inputValue()).toBe('/set-tool-mode auto');
     await page.locator('#prompt').fill('/togg');
     await page.keyboard.press('Tab');
-    expect(await page.locator('#prompt').inputValue()).toBe('/toggle-mcp ');
+    await expect.poll(() => page.locator('#prompt').inputValue()).toBe('/toggle-mcp ');
   });
 
   it('Enter while an answer streams keeps the line in the prompt; it is sent once the answer is done', async () => {
