@@ -1,4 +1,5 @@
 import type { FunctionCall, NativeToolNames, PromptServerSpec, PromptToolSpec } from '../prompt/index.js';
+import { coerceArguments } from '../tools/coerce-arguments.js';
 import type { Tool } from '../tools/tool.js';
 import type { NativeToolCall } from '../types/message.js';
 import type { RequestedCall } from './tool-runner.js';
@@ -40,7 +41,7 @@ export function resolvePromptCalls(
           id,
           server: call.server,
           name: call.name,
-          arguments: call.arguments,
+          arguments: coerceArguments(call.arguments, tool.inputSchema),
           tool,
           serverDescription: tool.serverDescription,
         }
@@ -76,7 +77,7 @@ export function resolveNativeCalls(
       id: call.id,
       server: ref.server,
       name: ref.name,
-      arguments: call.arguments,
+      arguments: coerceArguments(call.arguments, tool.inputSchema),
       tool,
       serverDescription: tool.serverDescription,
     };

@@ -118,3 +118,44 @@ describe('several native calls in one message, the first failing', () => {
     expect(status(events)).toBe('failed');
   });
 });
+
+describe('arguments written as strings (R-PARSE-8, both call modes)', () => {
+  it('native: "2" and "3" for numbers reach the MCP server as numbers', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'hi', times: '2' } }]),
+      openaiReply.text(['ok']),
+    );
+    const events = await h.turn('echo twice');
+    expect(ofType(events, 'tool-call')[0]!.arguments).toEqual({ text: 'hi', times: 2 });
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: true });
+    expect(toolMessages(fake.requests[1]!.body)[0]).toMatchObject({ content: 'hi hi' });
+  });
+
+  it('prompt mode: the same conversion', async () => {
+    const fake = await startOllamaFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(
+      ollamaReply.text([
+        JSON.stringify({ server: 'tools', name: 'echo', arguments: { text: 'yo', times: '3' } }),
+      ]),
+      ollamaReply.text(['done']),
+    );
+    const events = await h.turn('echo thrice');
+    expect(ofType(events, 'tool-call')[0]!.arguments).toEqual({ text: 'yo', times: 3 });
+    expect(toolMessages(fake.requests[1]!.body)[0]).toMatchObject({ content: 'yo yo yo' });
+  });
+});
