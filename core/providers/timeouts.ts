@@ -68,6 +68,18 @@ export class CallControl {
     }
   }
 
+  /**
+   * Bytes arrived from the server, whether or not they make a part (a keep-alive comment counts, R-PROV-5): the
+   * silence starts again, and the first byte has come.
+   */
+  gotBytes(): void {
+    if (this.waitingSince !== undefined) this.waitingSince = this.options.timers.now();
+    if (!this.gotFirstData) {
+      this.gotFirstData = true;
+      this.arm(this.options.idleMs);
+    }
+  }
+
   /** The error to throw when this call was aborted (by the caller or a timeout); undefined otherwise. */
   abortError(): ProviderError | undefined {
     if (this.caller.aborted) return cancelledError();

@@ -11,6 +11,7 @@ import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
 import { htmlPageError, notStreamedError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
 import { ThinkTagSplitter } from '../think-tags.js';
@@ -68,7 +69,6 @@ export class OpenAIChatModel implements ChatModel {
 
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
     const { model, logger } = this.options;
-    const sdk = this.sdkClient();
     const body = this.buildBody(request);
     logger.debug(`openai request to ${model.baseUrl}/chat/completions: ${JSON.stringify(body)}`);
 
@@ -80,6 +80,13 @@ export class OpenAIChatModel implements ChatModel {
     });
     const fail = (error: unknown): ProviderError =>
       control.abortError() ?? mapOpenAIError(error, this.context);
+    // This call's client watches the body's bytes, keep-alive comments included, for the timers.
+    const sdk = this.sdkClient().withOptions({
+      fetch: activityFetch(
+        () => control.gotBytes(),
+        (input, init) => this.guardedFetch(input, init),
+      ),
+    });
     let finished = false;
     let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
     try {

@@ -191,3 +191,43 @@ describe('DeepSeek thinking mode with tools (R-STREAM-2)', () => {
     expect(JSON.stringify(fake.requests[1]!.body)).not.toContain('reasoning_content');
   });
 });
+
+describe('keep-alives count as activity (R-PROV-5)', () => {
+  it('a proxy that sends only SSE comments for longer than the first-byte timeout, then answers, is answered', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: {
+        name: 'openrouter/some-model',
+        provider: 'openai',
+        apiKey: 'sk-test-123456',
+        baseUrl: fake.baseUrl,
+      },
+      config: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+    });
+    cleanups.push(() => h.close());
+    // Steps wait on timers all started when the request arrives: each fires at its own offset from then.
+    const at = (ms: number) => ({ waitFor: new Promise((r) => setTimeout(r, ms)) });
+    const comment = { write: ': OPENROUTER PROCESSING\n\n' };
+    const data = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      write: `data: ${JSON.stringify(completionChunk('m', delta, finish))}\n\n`,
+    });
+    fake.reply(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      // Comments every 100 ms: for 900 ms before the first token, and for 600 ms between the two tokens.
+      steps: [
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [at(n * 100), comment]),
+        data({ content: 'Thought ' }),
+        ...[10, 11, 12, 13, 14, 15].flatMap((n) => [at(n * 100), comment]),
+        data({ content: 'long.' }, 'stop'),
+        { write: 'data: [DONE]\n\n' },
+      ],
+    }));
+    const events = await h.turn('think hard');
+    expect(answerText(events)).toBe('Thought long.');
+    expect(status(events)).toBe('answered');
+    expect(events.filter((e) => e.type === 'retry' || e.type === 'error')).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
