@@ -9,6 +9,7 @@ import {
 } from '../prompt/index.js';
 import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
+import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
 import type { Tool } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message, Usage } from '../types/message.js';
@@ -77,6 +78,8 @@ interface TurnSetup {
 export class Engine {
   private readonly answers: PendingAnswers;
   private turnCounter = 0;
+  /** The tool-limit line is shown once per conversation. */
+  private toolLimitShown = false;
 
   constructor(private readonly deps: EngineDeps) {
     this.answers = new PendingAnswers(deps.logger);
@@ -110,6 +113,7 @@ export class Engine {
       }
       const channel = new EventChannel<EngineEvent>();
       const setup = await this.setup(config, model, channel);
+      yield* channel.drainWhile(Promise.resolve()); // a line setup had to say (the tool limit)
       yield* this.turn(text, askedAt, setup, channel, signal);
     } catch (error) {
       if (signal.aborted) {
@@ -130,7 +134,20 @@ export class Engine {
     model: ModelConfig,
     channel: EventChannel<EngineEvent>,
   ): Promise<TurnSetup> {
-    const mcpTools = this.deps.toolSource.tools();
+    const chat = await this.deps.chatModel(model);
+    // A native API's tool limit (R-TOOL-3): whole servers, in file order, until it is reached.
+    const limit = model.toolMode === 'native' ? chat.maxTools : undefined;
+    const { offered: mcpTools, leftOut } = fitToolsToLimit(
+      this.deps.toolSource.tools(),
+      limit,
+      config.askUserTool ? 1 : 0,
+    );
+    if (leftOut.length && limit !== undefined && !this.toolLimitShown) {
+      this.toolLimitShown = true;
+      const text = toolLimitNotice(model.label, limit, leftOut);
+      this.deps.logger.warn(text);
+      channel.push({ type: 'notice', level: 'dim', text });
+    }
     const ask = createAskUserTool((question, options, signal) => {
       const id = nextQuestionId();
       const reply = this.answers.expect(id, signal);
@@ -142,7 +159,7 @@ export class Engine {
     return {
       config,
       model,
-      chat: await this.deps.chatModel(model),
+      chat,
       tools,
       servers,
       basePrompt: (await this.deps.basePrompt()) ?? '',

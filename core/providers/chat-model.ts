@@ -23,5 +23,7 @@ export interface ChatModel {
   readonly provider: 'openai' | 'ollama';
   /** The model id sent to the API. */
   readonly modelId: string;
+  /** The most native tools one request may carry (R-TOOL-3); absent when the API sets none. */
+  readonly maxTools?: number;
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart>;
 }

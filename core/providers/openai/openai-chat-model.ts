@@ -37,6 +37,8 @@ export function reasoningEffort(
 /** The OpenAI Chat Completions adapter (R-PROV-1/2): streams one answer through the official SDK. */
 export class OpenAIChatModel implements ChatModel {
   readonly provider = 'openai' as const;
+  /** Chat Completions refuses more (`400 … array too long`). */
+  readonly maxTools = 128;
   readonly modelId: string;
   private readonly context: ErrorContext;
   private client: { key: string; sdk: OpenAI } | undefined;

@@ -159,3 +159,35 @@ describe('arguments written as strings (R-PARSE-8, both call modes)', () => {
     expect(toolMessages(fake.requests[1]!.body)[0]).toMatchObject({ content: 'yo yo yo' });
   });
 });
+
+describe("a provider's tool limit (R-TOOL-3)", () => {
+  it('OpenAI gets at most 128 tools: whole servers in file order, one line naming the rest, once', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const withExtra = (n: number) => ({
+      ...testServerEntry(),
+      args: [...(testServerEntry().args as string[]), `--extra-tools=${n}`],
+    });
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      servers: { big: withExtra(100), second: testServerEntry(), third: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    fake.reply(openaiReply.text(['one']), openaiReply.text(['two']));
+    const first = await h.turn('hi');
+    const tools = fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(tools.length).toBeLessThanOrEqual(128);
+    expect(tools.some((n: string) => n.startsWith('big__'))).toBe(true);
+    expect(tools.some((n: string) => n.startsWith('second__'))).toBe(true);
+    expect(tools.some((n: string) => n.startsWith('third__'))).toBe(false);
+    expect(tools).toContain('hac__ask_user');
+    const limitLines = (events: EngineEvent[]) =>
+      ofType(events, 'notice').filter((n) => n.text.includes('takes at most'));
+    expect(limitLines(first).map((n) => n.text)).toEqual([
+      'gpt-test takes at most 128 tools: the tools of "third" are not offered. Use /toggle-mcp to choose the servers.',
+    ]);
+    const second = await h.turn('again');
+    expect(limitLines(second)).toEqual([]);
+    expect(fake.requests[1]!.body.tools).toHaveLength(tools.length);
+  });
+});
