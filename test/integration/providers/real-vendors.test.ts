@@ -231,3 +231,65 @@ describe('keep-alives count as activity (R-PROV-5)', () => {
     expect(fake.requests).toHaveLength(1);
   });
 });
+
+describe('other vendors’ stream shapes', () => {
+  it('Azure OpenAI: a first chunk with no choices and content-filter results, then the answer', async () => {
+    const { fake, h } = await harness('gpt-4o');
+    const filter = {
+      hate: { filtered: false, severity: 'safe' },
+      violence: { filtered: false, severity: 'safe' },
+    };
+    fake.reply(
+      openaiReply.chunks([
+        {
+          id: '',
+          object: '',
+          created: 0,
+          model: '',
+          choices: [],
+          prompt_filter_results: [{ prompt_index: 0, content_filter_results: filter }],
+        },
+        {
+          ...completionChunk('gpt-4o-2024-11-20', { role: 'assistant', content: 'Azure ' }),
+          choices: [
+            { index: 0, delta: { content: 'Azure ' }, finish_reason: null, content_filter_results: filter },
+          ],
+        },
+        {
+          ...completionChunk('gpt-4o-2024-11-20', {}),
+          choices: [
+            { index: 0, delta: { content: 'says hi.' }, finish_reason: null, content_filter_results: filter },
+          ],
+        },
+        {
+          ...completionChunk('gpt-4o-2024-11-20', {}, 'stop'),
+          choices: [{ index: 0, delta: {}, finish_reason: 'stop', content_filter_results: {} }],
+        },
+      ]),
+    );
+    const events = await h.turn('hi');
+    expect(answerText(events)).toBe('Azure says hi.');
+    expect(status(events)).toBe('answered');
+  });
+
+  it('Groq: usage under x_groq in the last chunk', async () => {
+    const { fake, h } = await harness('llama-3.3-70b-versatile');
+    fake.reply(
+      openaiReply.chunks([
+        {
+          ...completionChunk('llama-3.3-70b-versatile', { role: 'assistant', content: '' }),
+          x_groq: { id: 'req_01' },
+        },
+        completionChunk('llama-3.3-70b-versatile', { content: 'Fast ' }),
+        completionChunk('llama-3.3-70b-versatile', { content: 'answer.' }),
+        {
+          ...completionChunk('llama-3.3-70b-versatile', {}, 'stop'),
+          x_groq: { id: 'req_01', usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } },
+        },
+      ]),
+    );
+    const events = await h.turn('hi');
+    expect(answerText(events)).toBe('Fast answer.');
+    expect(status(events)).toBe('answered');
+  });
+});
