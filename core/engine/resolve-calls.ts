@@ -4,6 +4,9 @@ import type { Tool } from '../tools/tool.js';
 import type { NativeToolCall } from '../types/message.js';
 import type { RequestedCall } from './tool-runner.js';
 
+/** What the user and the model are told of a native call whose arguments the stream cut off (R-PARSE-8). */
+export const CUT_OFF = "The model's tool call was cut off; it was not run.";
+
 /** The tools of one turn, findable by server and name. */
 export class TurnTools {
   private readonly byKey = new Map<string, Tool>();
@@ -64,6 +67,15 @@ export function resolveNativeCalls(
   return calls.map((call) => {
     const ref = names.fromNative(call.name);
     const tool = ref && tools.find(ref.server, ref.name);
+    if (call.cutOff) {
+      return {
+        id: call.id,
+        server: ref?.server ?? '',
+        name: ref?.name ?? call.name,
+        arguments: {},
+        error: CUT_OFF,
+      };
+    }
     if (!ref || !tool) {
       return {
         id: call.id,

@@ -3,6 +3,8 @@ export interface NativeToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** The arguments were cut off by the end of the stream: the call is never run (R-PARSE-8). */
+  cutOff?: boolean;
 }
 
 /** One message of a conversation, as kept in the context. Plain JSON, browser-safe. */

@@ -1,5 +1,6 @@
 import type { NativeToolCall } from '../../types/message.js';
 import type { Logger } from '../../logging/logger.js';
+import { isCompleteJson } from '../json-complete.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 
 /** The streamed tool-call pieces of one Chat Completions delta. */
@@ -40,13 +41,13 @@ export class ToolCallAssembler {
           logger.warn(`Dropped a streamed tool call without a name (index ${index}).`);
           return [];
         }
-        return [
-          {
-            id: call.id || `call_${index}`,
-            name: call.name,
-            arguments: parseToolArguments(call.args.join(''), logger, call.name),
-          },
-        ];
+        const raw = call.args.join('');
+        const id = call.id || `call_${index}`;
+        if (raw.trim() && !isCompleteJson(raw)) {
+          logger.warn(`Tool call ${call.name} was cut off (${raw.length} characters of arguments); not run.`);
+          return [{ id, name: call.name, arguments: {}, cutOff: true }];
+        }
+        return [{ id, name: call.name, arguments: parseToolArguments(raw, logger, call.name) }];
       });
   }
 }

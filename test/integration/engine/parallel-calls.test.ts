@@ -191,3 +191,54 @@ describe("a provider's tool limit (R-TOOL-3)", () => {
     expect(fake.requests[1]!.body.tools).toHaveLength(tools.length);
   });
 });
+
+describe('a native call cut off by the end of the stream (R-PARSE-8)', () => {
+  async function start() {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'gpt-test', provider: 'openai', apiKey: 'sk-test-123456', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    return { fake, h };
+  }
+
+  it('is never repaired into a run: the user is told, the model gets the error', async () => {
+    const { fake, h } = await start();
+    fake.reply(
+      openaiReply.toolCalls(
+        [{ id: 'c1', name: 'tools__echo', arguments: '{"text": "rm -rf /important/dir' }],
+        {
+          finishReason: 'length',
+        },
+      ),
+      openaiReply.text(['My call was cut off.']),
+    );
+    const events = await h.turn('clean up');
+    expect(ofType(events, 'tool-call')).toEqual([]); // nothing ran, nothing was asked
+    expect(ofType(events, 'tool-result')[0]!.summary).toContain(
+      "The model's tool call was cut off; it was not run.",
+    );
+    expect(toolMessages(fake.requests[1]!.body)).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: "Error: The model's tool call was cut off; it was not run.",
+      },
+    ]);
+    expect(answerText(events)).toBe('My call was cut off.');
+  });
+
+  it('a trailing comma in otherwise complete arguments still runs', async () => {
+    const { fake, h } = await start();
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: '{"text": "hi",}' }]),
+      openaiReply.text(['ok']),
+    );
+    const events = await h.turn('echo');
+    expect(ofType(events, 'tool-call')[0]!.arguments).toEqual({ text: 'hi' });
+    expect(toolMessages(fake.requests[1]!.body)[0]).toMatchObject({ content: 'hi' });
+  });
+});
