@@ -1,6 +1,6 @@
 import { applyEdits, format, modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { parseJsonText, readTextIfExists } from './read-json-file.js';
+import { hasBom, parseJsonText, readRawIfExists, stripBom } from './read-json-file.js';
 
 /** One value to set in a JSON file, addressed by its path (`['models', 2, 'active']`). */
 export interface JsonChange {
@@ -20,7 +20,8 @@ export async function updateJsonFile(
   file: string,
   changes: JsonChange[] | ((current: unknown) => JsonChange[]),
 ): Promise<void> {
-  const text = (await readTextIfExists(file)) ?? '{}\n';
+  const raw = await readRawIfExists(file);
+  const text = raw === undefined ? '{}\n' : stripBom(raw);
   const current = parseJsonText(file, text);
   const list = typeof changes === 'function' ? changes(current) : changes;
   const formattingOptions = detectFormatting(text);
@@ -30,7 +31,7 @@ export async function updateJsonFile(
   }
   if (next === text) return;
   parseJsonText(file, next); // never write something we could not read back
-  await writeFileAtomic(file, next, { mode: 0o600 });
+  await writeFileAtomic(file, raw !== undefined && hasBom(raw) ? `\uFEFF${next}` : next, { mode: 0o600 });
 }
 
 /**

@@ -4,14 +4,32 @@ import { safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { ConfigError, type FileProblem } from '../errors/hac-error.js';
 
-/** A JSON file's text, or undefined when it does not exist (a missing file is not an error, R-CFG-6). */
-export async function readTextIfExists(file: string): Promise<string | undefined> {
+/** A file's raw text, or undefined when it does not exist (a missing file is not an error, R-CFG-6). */
+export async function readRawIfExists(file: string): Promise<string | undefined> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** A JSON file's text, without a UTF-8 byte-order mark (Windows editors write one), or undefined when missing. */
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  const raw = await readRawIfExists(file);
+  return raw === undefined ? undefined : stripBom(raw);
+}
+
+const BOM = '\uFEFF';
+
+/** The text without a leading byte-order mark. */
+export function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/** Whether a file's raw text starts with a byte-order mark (kept when we rewrite the file). */
+export function hasBom(text: string): boolean {
+  return text.startsWith(BOM);
 }
 
 /** Parses strict JSON; a syntax error becomes a ConfigError naming line and column. */

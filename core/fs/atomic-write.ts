@@ -11,13 +11,15 @@ export interface AtomicWriteOptions {
 
 /**
  * Writes a file so that a reader (or a crash) only ever sees the old or the new content (R-HOME-4):
- * temp file in the same folder, fsync, rename over the target.
+ * temp file in the target's folder, fsync, rename over the target. A symlink is followed, never replaced.
  */
 export async function writeFileAtomic(
-  file: string,
+  link: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays.
+  const file = await linkTarget(link);
   const dir = path.dirname(file);
   const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -41,6 +43,19 @@ export async function writeFileAtomic(
     throw error;
   }
   await syncDir(dir);
+}
+
+/** Where a path leads: its final target for a symlink (a dangling one included), itself otherwise. */
+async function linkTarget(file: string): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch {
+    try {
+      return path.resolve(path.dirname(file), await fs.readlink(file));
+    } catch {
+      return file; // not there yet, or not a link
+    }
+  }
 }
 
 async function existingMode(file: string): Promise<number | undefined> {
