@@ -53,6 +53,8 @@ export interface CommandContext {
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;
+  /** The line saying which servers' tools the active model's tool limit leaves out (R-TOOL-3), if any. */
+  toolLimitLine(): Promise<string | undefined>;
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
   discoverOllamaModels(): Promise<DiscoveredModel[]>;
 }

@@ -18,6 +18,8 @@ export async function mcpCommand(ctx: CommandContext): Promise<CommandOutput> {
     }
     for (const t of s.tools) lines.push(`  - ${t.name}: ${t.description.split('\n')[0] ?? ''}`);
   }
+  const limit = await ctx.toolLimitLine();
+  if (limit) lines.push('', limit);
   return { lines };
 }
 

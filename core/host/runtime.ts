@@ -15,6 +15,7 @@ import { createMcpHandle } from '../mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
+import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
 
 /** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
 export interface RuntimeOptions {
@@ -147,6 +148,15 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpServers: () => mcp.view(),
     setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
     discoverOllamaModels: () => discoverOllama(config, logger),
+    async toolLimitLine() {
+      const active = config.activeModel;
+      if (!active || active.toolMode !== 'native') return undefined;
+      const limit = (await chatModel(active)).maxTools;
+      const { leftOut } = fitToolsToLimit(mcp.source.tools(), limit, config.askUserTool ? 1 : 0);
+      return leftOut.length && limit !== undefined
+        ? toolLimitNotice(active.label, limit, leftOut)
+        : undefined;
+    },
   };
 
   return {

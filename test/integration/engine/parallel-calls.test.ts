@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ollamaReply, startOllamaFake } from '../../fakes/ollama-fake.js';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { answerText, EngineHarness, status, testServerEntry } from '../../helpers/engine-harness.js';
+import { runCommand } from '../../../core/commands/run-command.js';
 import type { EngineEvent } from '../../../core/types/engine-event.js';
 
 // R-LOOP-6 clarified: calls made together in one message are one round (issue 18, items 6 and 7).
@@ -188,6 +189,11 @@ describe("a provider's tool limit (R-TOOL-3)", () => {
     ]);
     const second = await h.turn('again');
     expect(limitLines(second)).toEqual([]);
+    // /mcp says it too.
+    const { lines } = await runCommand('/mcp', h.hac.commands);
+    expect(lines.at(-1)).toBe(
+      'gpt-test takes at most 128 tools: the tools of "third" are not offered. Use /toggle-mcp to choose the servers.',
+    );
     expect(fake.requests[1]!.body.tools).toHaveLength(tools.length);
   });
 });
