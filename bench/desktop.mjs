@@ -159,6 +159,7 @@ async function heap() {
   const figures = {};
   for (let turn = 1; turn <= 200; turn++) {
     fake.reply(openaiReply.text([`Answer ${turn}: `, 'some text '.repeat(20), `done ${turn}.`]));
+    await page.waitForFunction(() => document.body.dataset.state !== 'working'); // the page keeps a line typed mid-answer
     await page.locator('#prompt').fill(`question ${turn}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction(
