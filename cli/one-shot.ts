@@ -29,7 +29,8 @@ export async function runOneShot(
   let needsConfirmation = false;
   let sawText = false;
 
-  const render = (event: EngineEvent) => {
+  const render = (unsafe: EngineEvent) => {
+    const event = runtime.secrets.redactDeep(unsafe); // R-LOG-4: what a server echoed is masked
     if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === 'text-delta') {
       if (!sawText) mark('first answer text');
@@ -46,7 +47,9 @@ export async function runOneShot(
   };
 
   runtime.startMcp();
-  const mcpProblems = watchMcpProblems(runtime, (problem) => process.stderr.write(`${problem.text}\n`));
+  const mcpProblems = watchMcpProblems(runtime, (problem) =>
+    process.stderr.write(`${runtime.secrets.redact(problem.text)}\n`),
+  );
   await mcpProblems.check();
   try {
     const { status, hadError } = await runTurn(chat.engine, question, controller.signal, render, (event) => {

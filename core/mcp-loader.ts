@@ -4,6 +4,7 @@ import type { HacPaths } from './config/paths.js';
 import type { ToolSource } from './engine/engine.js';
 import type { ConfigError } from './errors/hac-error.js';
 import type { Logger } from './logging/logger.js';
+import type { SecretRegistry } from './logging/secrets.js';
 import type { McpPool, McpPoolEvent } from './mcp/index.js';
 
 /** What createHac needs of the MCP pool, available before the pool (and the MCP SDK) is loaded. */
@@ -26,6 +27,7 @@ export function createMcpHandle(
   paths: HacPaths,
   logger: Logger,
   env: NodeJS.ProcessEnv,
+  secrets: SecretRegistry,
   connectTimeoutMs?: number,
 ): McpHandle {
   if (!existsSync(paths.mcpServers)) {
@@ -45,7 +47,7 @@ export function createMcpHandle(
   let readyPromise: Promise<void> | undefined;
   const load = () =>
     (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
-      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs });
+      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs, secrets });
       pool.subscribe((event) => {
         for (const listener of listeners) listener(event);
       });

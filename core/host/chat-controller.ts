@@ -205,7 +205,9 @@ export class ChatController {
     this.emitStatus();
   }
 
+  /** The one way out to a screen or a window: secrets a server echoed are masked here (R-LOG-4). */
   private emit(event: HostEvent): void {
-    for (const listener of this.listeners) listener(event);
+    const safe = this.runtime.secrets.redactDeep(event);
+    for (const listener of this.listeners) listener(safe);
   }
 }

@@ -10,6 +10,7 @@ import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
+import { SecretRegistry } from '../logging/secrets.js';
 import type { McpPoolEvent } from '../mcp/index.js';
 import { createMcpHandle } from '../mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
@@ -56,6 +57,8 @@ export interface Runtime {
   paths: HacPaths;
   config(): HacConfig;
   logger: Logger;
+  /** Every secret value known to this process; each sink (screen, JSONL, the window's events) redacts with it. */
+  secrets: SecretRegistry;
   /** Starts MCP servers in the background (R-TTY-5); the first message waits for them. */
   startMcp(): void;
   /** Called when a server's state or tools change; returns the function that stops it. */
@@ -94,15 +97,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     await logStartFailure(paths, options.logger, error);
     throw error;
   }
+  const secrets = new SecretRegistry();
+  const rememberSecrets = () => secrets.add(config.models.map((m) => resolveApiKey(m, env)));
+  rememberSecrets();
   const fileLogger: FileLogger | undefined = options.logger
     ? undefined
-    : createFileLogger(paths.logs, config.logLevel);
+    : createFileLogger(paths.logs, config.logLevel, secrets);
   const logger = options.logger ?? fileLogger!;
-  const rememberSecrets = () => fileLogger?.addSecrets(config.models.map((m) => resolveApiKey(m, env)));
-  rememberSecrets();
 
-  const mcp = createMcpHandle(paths, logger, env, options.mcpConnectTimeoutMs);
-  const sessions = new FileSessionStore(paths.sessions);
+  const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
+  const sessions = new FileSessionStore(paths.sessions, secrets);
   const models = new Map<string, Promise<ChatModel>>();
   const sdkChatModel = (model: ModelConfig) => {
     const key = JSON.stringify(model);
@@ -163,6 +167,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     paths,
     config: () => config,
     logger,
+    secrets,
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),

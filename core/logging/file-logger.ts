@@ -2,12 +2,11 @@ import type electronLogType from 'electron-log/node.js';
 import path from 'node:path';
 import type { Logger, LogLevel } from './logger.js';
 import { redact } from './redact.js';
+import { SecretRegistry } from './secrets.js';
 
 /** A Logger writing the daily file of R-LOG-1, with level filtering and redaction of every line. */
 export interface FileLogger extends Logger {
   setLevel(level: LogLevel): void;
-  /** Values that must never reach the log (API keys, MCP header and env values). */
-  addSecrets(values: Iterable<string | undefined>): void;
   /** The file a line logged now goes to. */
   currentFile(): string;
   /** Resolves when every line logged so far is in the file. */
@@ -34,8 +33,11 @@ export function isoLocal(date: Date): string {
  * logged before are queued with their own time and written in order. `flush()` waits until all are written.
  * The file is chosen per line, so a long session switches files after midnight. Files are created 0600.
  */
-export function createFileLogger(logsDir: string, level: LogLevel): FileLogger {
-  const secrets = new Set<string>();
+export function createFileLogger(
+  logsDir: string,
+  level: LogLevel,
+  secrets = new SecretRegistry(),
+): FileLogger {
   let currentLevel = level;
   let backend: ElectronLogger | undefined;
   let queue: { level: LogLevel; message: string; date: Date }[] = [];
@@ -54,7 +56,7 @@ export function createFileLogger(logsDir: string, level: LogLevel): FileLogger {
     file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
     file.resolvePathFn = (_vars, message) => path.join(logsDir, logFileName(message?.date ?? new Date()));
     file.format = ({ message, data }) => [
-      `${isoLocal(message.date)} [${message.level.toUpperCase()}] ${redact(data.map(String).join(' '), secrets)}`,
+      `${isoLocal(message.date)} [${message.level.toUpperCase()}] ${redact(secrets.redact(data.map(String).join(' ')))}`,
     ];
     // Queued lines keep the time they were logged at.
     log.hooks.push((message) => (replayDate ? { ...message, date: replayDate } : message));
@@ -83,9 +85,6 @@ export function createFileLogger(logsDir: string, level: LogLevel): FileLogger {
     setLevel(next) {
       currentLevel = next;
       if (backend) backend.transports.file.level = next;
-    },
-    addSecrets(values) {
-      for (const v of values) if (v && v.length >= 4) secrets.add(v);
     },
     currentFile: () => path.join(logsDir, logFileName(new Date())),
     flush: () => start(),

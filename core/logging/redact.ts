@@ -8,13 +8,12 @@ const SECRET_PATTERNS: RegExp[] = [
   /((?:authorization|api[-_]?key|x-api-key|token|secret|password)["']?\s*[:=]\s*["']?)([^"'\s,}]{4,})/gi,
 ];
 
-/** Removes secrets from text: every known secret value, then anything shaped like a key or credential. */
-export function redact(text: string, knownSecrets: Iterable<string> = []): string {
-  let out = text;
-  // Longest first, so a secret that contains another is replaced whole.
-  const values = [...knownSecrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  for (const value of values) out = out.split(value).join(REDACTED);
-  out = out.replace(SECRET_PATTERNS[0]!, REDACTED);
+/**
+ * Removes anything shaped like a key or credential. For the log only: on screen these shapes are often the
+ * model's own examples; known values are masked everywhere by SecretRegistry.
+ */
+export function redact(text: string): string {
+  let out = text.replace(SECRET_PATTERNS[0]!, REDACTED);
   out = out.replace(SECRET_PATTERNS[1]!, (_m, scheme: string) => `${scheme} ${REDACTED}`);
   out = out.replace(SECRET_PATTERNS[2]!, (m, label: string, value: string) =>
     value === REDACTED || /^(bearer|basic)$/i.test(value) ? m : `${label}${REDACTED}`,

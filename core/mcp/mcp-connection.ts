@@ -10,6 +10,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logging/logger.js';
+import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
 import { describeError, isSessionGone, isUndelivered, McpPoolError } from './mcp-errors.js';
@@ -31,6 +32,7 @@ export interface McpConnectionOptions {
   killAfterMs: number;
   clientInfo: { name: string; version: string };
   onChange: () => void;
+  secrets?: SecretRegistry;
 }
 
 interface Session {
@@ -261,11 +263,13 @@ export class McpConnection {
       logger.debug(
         `MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`,
       );
+      const childEnv = substituteMap(config.env, env, `${where} env`);
+      this.options.secrets?.add(Object.values(childEnv));
       const transport = new StdioClientTransport({
         command: config.command ?? '',
         args,
         // The SDK adds its default safe environment (PATH, HOME, ...) to this, never hac's whole environment.
-        env: substituteMap(config.env, env, `${where} env`),
+        env: childEnv,
         cwd: config.cwd,
         stderr: 'pipe',
       });
@@ -276,10 +280,11 @@ export class McpConnection {
       return transport;
     }
     const headers = substituteMap(config.env, env, `${where} env`);
+    const url = new URL(config.url ?? '');
+    this.options.secrets?.add([...Object.values(headers), decodeURIComponent(url.password)]);
     logger.debug(
       `MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`,
     );
-    const url = new URL(config.url ?? '');
     const requestInit = { headers };
     return config.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit })

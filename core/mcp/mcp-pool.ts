@@ -1,6 +1,7 @@
 import { updateJsonFile } from '../config/json-edit.js';
 import { ConfigError } from '../errors/hac-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
+import type { SecretRegistry } from '../logging/secrets.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { loadMcpServers, type McpServerConfig } from './mcp-config.js';
 import { McpConnection, type McpServerState } from './mcp-connection.js';
@@ -21,6 +22,8 @@ export interface McpPoolOptions {
   /** Grace before a stdio child is killed on close (R-MCP-6). Default 2 s. */
   killAfterMs?: number;
   clientInfo?: { name: string; version: string };
+  /** Where the env and header values of every server are registered as secrets (R-LOG-4). */
+  secrets?: SecretRegistry;
 }
 
 /** What `/mcp` and `/toggle-mcp` show for one configured server (R-CMD-4/7), in file order. */
@@ -180,6 +183,7 @@ export class McpPool {
           killAfterMs: options.killAfterMs ?? 2_000,
           clientInfo: options.clientInfo ?? { name: 'hac', version: '0.1.0' },
           onChange: () => this.emit(config.name),
+          secrets: options.secrets,
         }),
     );
     this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile } from './session-file.js';
 import { sessionFileName } from './session-name.js';
 
@@ -42,13 +43,18 @@ export class SessionReadError extends Error {
 
 /** Session files in `sessions/` (R-SES-1..5). */
 export class FileSessionStore implements SessionStore {
-  constructor(readonly dir: string) {}
+  /** `secrets`: values never written to a session file (R-LOG-4), e.g. a key a provider's error quoted. */
+  constructor(
+    readonly dir: string,
+    private readonly secrets?: SecretRegistry,
+  ) {}
 
   async create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const data = serialise(session);
+    const data = this.serialise(session);
+    const named = this.secrets?.redact(firstMessage) ?? firstMessage;
     for (let attempt = 1; ; attempt++) {
-      const file = path.join(this.dir, sessionFileName(startedAt, firstMessage, attempt));
+      const file = path.join(this.dir, sessionFileName(startedAt, named, attempt));
       try {
         await writeFileAtomic(file, data, { mode: 0o600, exclusive: true });
         return file;
@@ -59,7 +65,11 @@ export class FileSessionStore implements SessionStore {
   }
 
   async save(file: string, session: SessionFile): Promise<void> {
-    await writeFileAtomic(file, serialise(session), { mode: 0o600 });
+    await writeFileAtomic(file, this.serialise(session), { mode: 0o600 });
+  }
+
+  private serialise(session: SessionFile): string {
+    return `${JSON.stringify(this.secrets?.redactDeep(session) ?? session, null, 2)}\n`;
   }
 
   async list(limit = 20): Promise<SessionListing[]> {
@@ -121,8 +131,4 @@ export class FileSessionStore implements SessionStore {
       };
     }
   }
-}
-
-function serialise(session: SessionFile): string {
-  return `${JSON.stringify(session, null, 2)}\n`;
 }

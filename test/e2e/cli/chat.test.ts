@@ -6,6 +6,7 @@ import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/opena
 import { testServerEntry } from '../../helpers/engine-harness.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
+import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -159,27 +160,7 @@ describe('hac chat in a pseudo-terminal', () => {
 
 describe('hac -p (one-shot)', () => {
   // Asynchronous on purpose: the fake server lives in this process and must keep answering.
-  const run = (
-    home: string,
-    args: string[],
-    input = '',
-  ): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      const child = spawn(process.execPath, [HAC_BIN, ...args], {
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          HAC_HOME: path.join(home, '.humble-ai-cli'),
-          NO_COLOR: '1',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end(input);
-    });
+  const run = (home: string, args: string[], input = '') => runHac(home, args, { input });
 
   it('prints-only-the-answer-and-exits-0', async () => {
     const { fake, home } = await setup();

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SecretRegistry } from '../../../../core/logging/secrets.js';
 import { createFileLogger, isoLocal, logFileName } from '../../../../core/logging/file-logger.js';
 import { useTempDir } from '../../../helpers/temp-home.js';
 
@@ -71,8 +72,9 @@ describe('file logger', () => {
 
   it('redacts-secrets-in-every-line', async () => {
     const dir = tempDir();
-    const log = createFileLogger(dir, 'debug');
-    log.addSecrets(['my-mcp-env-value-123', undefined]);
+    const secrets = new SecretRegistry();
+    const log = createFileLogger(dir, 'debug', secrets);
+    secrets.add(['my-mcp-env-value-123', undefined]);
     log.debug('request with key sk-proj-abcdefghijklmnop1234 and Authorization: Bearer tok_abcdef123456');
     log.debug('stdio env TOKEN_VALUE=my-mcp-env-value-123 passed');
     await log.flush();

@@ -12,12 +12,6 @@ describe('redact', () => {
     expect(redact('"x-api-key": "k-123456789"')).toBe('"x-api-key": "[redacted]"');
   });
 
-  it('removes-known-secret-values-anywhere-longest-first', () => {
-    expect(redact('a=hunter2hunter2 b=hunter2x', ['hunter2', 'hunter2hunter2'])).toBe(
-      'a=[redacted] b=[redacted]x',
-    );
-  });
-
   it('leaves-ordinary-text-alone', () => {
     const text = 'The task-list has 3 items; see docs at https://example.com/a?b=c';
     expect(redact(text)).toBe(text);
