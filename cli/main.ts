@@ -1,17 +1,13 @@
-import {
-  ChatController,
-  ConfigError,
-  createRuntime,
-  HacError,
-  runCommand,
-  type Runtime,
-} from '../core/index.js';
+import { ChatController, createRuntime, HacError, runCommand, type Runtime } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
 import { restoreTerminal } from './paste-input.js';
 import { mark } from './profile.js';
 import { runRepl } from './repl.js';
+
+/** Errors that make hac unusable as configured: the report on stderr and exit 2 (R-CFG-9). */
+const STOPS_AT_START = new Set(['config-invalid', 'usage', 'file-access']);
 
 /** Runs `hac` with its arguments and returns the exit code. */
 export async function main(argv: string[], version: string): Promise<number> {
@@ -38,8 +34,7 @@ export async function main(argv: string[], version: string): Promise<number> {
   try {
     runtime = await createRuntime({ model: options.model });
   } catch (error) {
-    if (!(error instanceof ConfigError) && !(error instanceof HacError && error.code === 'usage'))
-      throw error;
+    if (!(error instanceof HacError) || !STOPS_AT_START.has(error.code)) throw error;
     process.stderr.write(`hac: ${error.message}\n`); // R-CFG-9: the report, exit 2
     return EXIT.usage;
   }

@@ -58,6 +58,7 @@ export const configFileSchema = z
   .check(
     z.superRefine((config, ctx) => {
       // Runs even when other fields failed (everyProblemAtOnce), so look at the raw shapes defensively.
+      if (typeof (config as unknown) !== 'object' || config === null) return; // `null` at the top level
       const models: unknown[] = Array.isArray(config.models) ? config.models : [];
       const active = models.flatMap((m, i) =>
         (m as { active?: unknown } | null)?.active === true ? [i] : [],
@@ -90,6 +91,8 @@ export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
 /** How to fix a problem, by the last key of its JSON path. */
 export const CONFIG_FIXES: Record<string, string> = {
+  '(top level)':
+    'The file must hold one JSON object, e.g. {"models": [{"provider": "openai", "model": "gpt-4o"}]}.',
   provider: 'Use "openai" or "ollama".',
   model: 'Add "model": "<model id>" (or "name") to this entry, e.g. "gpt-4o" or "llama3.2".',
   name: 'Use a non-empty string.',

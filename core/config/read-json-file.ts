@@ -3,6 +3,7 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { ConfigError, type FileProblem } from '../errors/hac-error.js';
+import { fileAccessError } from '../fs/file-access.js';
 
 /** A file's raw text, or undefined when it does not exist (a missing file is not an error, R-CFG-6). */
 export async function readRawIfExists(file: string): Promise<string | undefined> {
@@ -10,7 +11,7 @@ export async function readRawIfExists(file: string): Promise<string | undefined>
     return await fs.readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw fileAccessError(error, file, 'read');
   }
 }
 
@@ -68,7 +69,7 @@ export function validateJson<S extends $ZodType>(
     return {
       at: formatJsonPath(issue.path) || '(top level)',
       message: showsInput(issue) ? `${issue.message}; got ${JSON.stringify(issue.input)}` : issue.message,
-      fix: lastKey === undefined ? undefined : fixes[lastKey],
+      fix: fixes[lastKey ?? '(top level)'],
     };
   });
   throw new ConfigError(file, problems);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileAccessError } from './file-access.js';
 
 export interface AtomicWriteOptions {
   /** File mode for a file that does not exist yet; an existing file keeps its mode. */
@@ -22,15 +23,17 @@ export async function writeFileAtomic(
   const file = await linkTarget(link);
   const dir = path.dirname(file);
   const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fs.open(temp, 'wx', mode);
+  const temp = path.join(dir, tempName(path.basename(file)));
+  let created = false;
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await fs.open(temp, 'wx', mode);
+    created = true;
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     if (options.exclusive) {
       // link() fails with EEXIST instead of replacing: no overwrite, still never a half-written file.
       await fs.link(temp, file);
@@ -39,11 +42,20 @@ export async function writeFileAtomic(
       await fs.rename(temp, file);
     }
   } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
+    // A full disk or a failed rename leaves no temp file behind; EEXIST is the caller's answer (exclusive).
+    if (created) await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? error : fileAccessError(error, link, 'write');
   }
   await syncDir(dir);
 }
+
+/** `.<name>.<pid>.<8 hex>.tmp`: the pid says whether the writer is still alive (see removeStaleTempFiles). */
+function tempName(base: string): string {
+  return `.${base}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** Temp files of ours: the name of the file they were for, the writer's pid. */
+const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /** Where a path leads: its final target for a symlink (a dangling one included), itself otherwise. */
 async function linkTarget(file: string): Promise<string> {
@@ -77,5 +89,38 @@ async function syncDir(dir: string): Promise<void> {
     }
   } catch {
     /* Windows cannot open folders for sync */
+  }
+}
+
+/**
+ * Removes the temp files a killed writer left in `dirs` (R-REL-1): ours by name, and owned by no live process
+ * (the pid in the name is gone, or the file is older than an hour, longer than any write of ours). Returns how
+ * many were removed; a folder that cannot be read is skipped.
+ */
+export async function removeStaleTempFiles(dirs: string[], now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const dir of dirs) {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const pid = Number(TEMP_FILE.exec(name)?.[2] ?? NaN);
+      if (Number.isNaN(pid) || pid === process.pid) continue;
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (!stat?.isFile() || (isAlive(pid) && now - stat.mtimeMs < STALE_AFTER_MS)) continue;
+      await fs.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
   }
 }

@@ -1,4 +1,6 @@
 import type { CommandContext, McpServerView } from '../commands/command-types.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { activeModelChanges } from '../config/active-model-changes.js';
 import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
 import { updateJsonFile } from '../config/json-edit.js';
@@ -8,6 +10,7 @@ import { hacPaths, type HacPaths } from '../config/paths.js';
 import { Conversation } from '../engine/conversation.js';
 import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
+import { removeStaleTempFiles } from '../fs/atomic-write.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { SecretRegistry } from '../logging/secrets.js';
@@ -105,6 +108,12 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     : createFileLogger(paths.logs, config.logLevel, secrets);
   const logger = options.logger ?? fileLogger!;
 
+  // Temp files of a writer killed mid-write (R-REL-1) go in the background; close() waits for it.
+  const cleanup = tempFileFolders(paths)
+    .then((dirs) => removeStaleTempFiles(dirs))
+    .then((n) => void (n && logger.info(`Removed ${n} temp files left by interrupted writes.`)))
+    .catch((error: unknown) => logger.warn(`Removing stale temp files failed: ${String(error)}`));
+
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
   const sessions = new FileSessionStore(paths.sessions, secrets);
   const models = new Map<string, Promise<ChatModel>>();
@@ -193,10 +202,23 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       return { engine, commands, conversation };
     },
     close: async () => {
-      await mcp.close();
+      await Promise.all([mcp.close(), cleanup]);
       await fileLogger?.flush();
     },
   };
+}
+
+/** Where our temp files can be: the home, sessions/, and the folders symlinked config files live in. */
+async function tempFileFolders(paths: HacPaths): Promise<string[]> {
+  const linked = await Promise.all(
+    [paths.config, paths.mcpServers].map((file) =>
+      fs.realpath(file).then(
+        (real) => path.dirname(real),
+        () => paths.home,
+      ),
+    ),
+  );
+  return [...new Set([paths.home, paths.sessions, ...linked])];
 }
 
 /** A config.json that stops start-up is reported on screen by the host, and also kept in the day's log. */

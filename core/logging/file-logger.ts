@@ -47,6 +47,9 @@ export function createFileLogger(
     const { default: electronLog } = await import('electron-log/node.js');
     const log = electronLog.create({ logId: `hac-${logsDir}` });
     log.transports.console.level = false;
+    // electron-log reports its own write failures (a full disk) through the default logger's console, stack and
+    // all, bypassing levels: the screen is the host's, which says what failed when it matters (a session).
+    for (const logger of [log, electronLog]) logger.transports.console.writeFn = () => undefined;
     const file = log.transports.file;
     // Without a name electron-log looks for the nearest package.json from the script or the cwd, and when it finds
     // none every write fails silently (hac run from an npm global install, or a bundled copy elsewhere).

@@ -60,6 +60,7 @@ const fileSchema = z.looseObject({
 type ServerEntry = z.infer<typeof serverSchema>;
 
 const FIXES: Record<string, string> = {
+  '(top level)': 'The file must hold one JSON object: {"mcpServers": {"<name>": {"command": "…"}}}.',
   mcpServers: 'Make "mcpServers" an object whose keys are server names.',
   description: 'Use a string.',
   enabled: 'Use true or false.',
@@ -95,7 +96,7 @@ export function parseMcpServers(file: string, text: string): McpServerConfig[] {
         return {
           at: formatJsonPath(issue.path) || '(top level)',
           message: issue.message,
-          fix: lastKey === undefined ? undefined : FIXES[lastKey as string],
+          fix: FIXES[(lastKey as string | undefined) ?? '(top level)'],
         };
       }),
     );

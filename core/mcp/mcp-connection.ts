@@ -9,6 +9,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { formatJsonPath } from '../config/read-json-file.js';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -193,6 +194,14 @@ export class McpConnection {
         { cause: error },
       );
     }
+    const schemaProblems = zodIssues(error);
+    if (schemaProblems)
+      return new McpPoolError(
+        'mcp-call-failed',
+        this.name,
+        `MCP server "${this.name}" sent a tools/call result that does not follow the MCP schema: ${schemaProblems}.`,
+        { cause: error },
+      );
     return new McpPoolError(
       'mcp-call-failed',
       this.name,
@@ -350,6 +359,16 @@ export class McpConnection {
     this.reason = reason;
     this.options.onChange();
   }
+}
+
+/** The SDK rejects a result that breaks the schema with zod's error, whose message is a JSON dump: say it in one line. */
+function zodIssues(error: unknown): string | undefined {
+  const issues = (error as { name?: string; issues?: unknown } | undefined)?.issues;
+  if (!(error as Error | undefined)?.name?.endsWith('ZodError') || !Array.isArray(issues)) return undefined; // $ZodError in zod 4
+  return (issues as { path?: PropertyKey[]; message?: string }[])
+    .slice(0, 3)
+    .map((issue) => `${formatJsonPath(issue.path ?? []) || '(result)'}: ${issue.message ?? 'invalid'}`)
+    .join('; ');
 }
 
 function signalProcess(pid: number, signal: NodeJS.Signals): void {

@@ -8,14 +8,26 @@ export interface HacRun {
   stderr: string;
 }
 
-/** The built `hac` with pipes (one-shot mode), its own home, no colour; `input` goes to its stdin. */
+export interface RunOptions {
+  /** Goes to hac's stdin. */
+  input?: string;
+  env?: Record<string, string>;
+  /** Run as this user (tests running as root use `nobody`, for whom file modes count). */
+  uid?: number;
+  gid?: number;
+}
+
+/** The built `hac` with pipes (one-shot mode), its own home, no colour. */
 export function runHac(
   home: string,
   args: string[],
-  { input = '', env = {} }: { input?: string; env?: Record<string, string> } = {},
+  { input = '', env = {}, uid, gid }: RunOptions = {},
 ): Promise<HacRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [HAC_BIN, ...args], {
+      cwd: home,
+      uid,
+      gid,
       env: {
         PATH: process.env.PATH,
         HOME: home,

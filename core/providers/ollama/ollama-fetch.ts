@@ -34,8 +34,9 @@ export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undef
       await response.body?.cancel().catch(() => undefined);
       throw htmlPageError(ctx);
     }
-    // A stream is NDJSON; a plain JSON answer (/api/tags) is left to the SDK's response.json().
-    return /application\/json/i.test(type)
+    // A chat answer is NDJSON whatever a proxy labels it; a plain JSON answer (/api/tags) is left to the SDK.
+    const chat = new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith('/api/chat');
+    return !chat && /application\/json/i.test(type)
       ? response
       : withGuardedBody(response, { context: ctx, validateJsonLines: true });
   };
