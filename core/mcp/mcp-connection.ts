@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -16,6 +15,7 @@ import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
 import { describeError, isSessionGone, isUndelivered, McpPoolError } from './mcp-errors.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
+import { ProcessTreeTransport } from './process-tree-transport.js';
 import { StderrTail } from './stderr-tail.js';
 import { abortable, settlesWithin, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
@@ -274,15 +274,13 @@ export class McpConnection {
       );
       const childEnv = substituteMap(config.env, env, `${where} env`);
       this.options.secrets?.add(Object.values(childEnv));
-      const transport = new StdioClientTransport({
+      const transport = new ProcessTreeTransport({
         command: config.command ?? '',
         args,
-        // The SDK adds its default safe environment (PATH, HOME, ...) to this, never hac's whole environment.
         env: childEnv,
         cwd: config.cwd,
-        stderr: 'pipe',
       });
-      transport.stderr?.on('data', (chunk: Buffer) => {
+      transport.stderr.on('data', (chunk: Buffer) => {
         for (const line of this.stderr.push(chunk.toString('utf8')))
           logger.info(`MCP ${config.name} stderr: ${line}`);
       });
@@ -333,20 +331,30 @@ export class McpConnection {
         () => undefined,
       );
     }
-    if (!(transport instanceof StdioClientTransport)) {
+    if (!(transport instanceof ProcessTreeTransport)) {
       await client.close().catch(() => undefined);
       return;
     }
-    const pid = transport.pid ?? undefined;
-    // Closes stdin first, the polite way; the SDK's own escalation runs on unref'd timers, so we escalate and wait ourselves.
-    const closed = client.close().catch(() => undefined);
-    if (pid === undefined) return closed;
-    if (!(await settlesWithin(session.exited, killAfterMs / 2))) signalProcess(pid, 'SIGTERM');
-    if (!(await settlesWithin(session.exited, killAfterMs / 2))) {
-      this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit; killing it.`);
-      signalProcess(pid, 'SIGKILL');
-      await settlesWithin(session.exited, killAfterMs);
-    }
+    const pid = transport.pid;
+    // Closes stdin first, the polite way; then SIGTERM, then SIGKILL, each to the whole tree (R-MCP-6).
+    await client.close().catch(() => undefined);
+    if (pid === undefined) return;
+    const goneWithin = async (ms: number) => {
+      const deadline = Date.now() + ms;
+      if (!(await settlesWithin(session.exited, ms))) return false;
+      // The wrapper is gone; what it started may not be.
+      while (transport.treeAlive(pid)) {
+        if (Date.now() >= deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return true;
+    };
+    if (await goneWithin(killAfterMs / 2)) return;
+    transport.signal(pid, 'SIGTERM');
+    if (await goneWithin(killAfterMs / 2)) return;
+    this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit; killing it.`);
+    transport.signal(pid, 'SIGKILL');
+    await goneWithin(killAfterMs);
   }
 
   private track(closing: Promise<void>): void {
@@ -371,10 +379,3 @@ function zodIssues(error: unknown): string | undefined {
     .join('; ');
 }
 
-function signalProcess(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}

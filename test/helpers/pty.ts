@@ -14,8 +14,20 @@ export class HacPty {
   output = '';
   readonly exited: Promise<{ exitCode: number; signal?: number }>;
 
-  constructor(home: string, args: string[] = [], env: Record<string, string> = {}) {
-    this.pty = spawn(process.execPath, [HAC_BIN, ...args], {
+  /**
+   * `underShell`: hac runs as a shell's child, as in a real terminal, instead of leading the terminal's session
+   * (whose end would hang up everything in it, hiding what hac itself leaves behind).
+   */
+  constructor(
+    home: string,
+    args: string[] = [],
+    env: Record<string, string> = {},
+    { underShell = false } = {},
+  ) {
+    const [file, argv] = underShell
+      ? ['sh', ['-c', `"${process.execPath}" "${HAC_BIN}" "$@"; sleep 60`, 'sh', ...args]]
+      : [process.execPath, [HAC_BIN, ...args]];
+    this.pty = spawn(file, argv, {
       name: 'xterm-256color',
       cols: 100,
       rows: 30,
