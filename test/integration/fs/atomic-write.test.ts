@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../core/fs/atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../../../core/fs/atomic-write.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -49,6 +49,28 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(f, '{"b":1}');
     expect(statSync(f).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir)).toEqual(['a.json']); // no temp files left behind
+  });
+
+  it('removes-temp-files-whose-writer-is-gone-and-keeps-those-of-a-live-writer', async () => {
+    const dir = tempDir();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      const name = (pid: number) => `.config.json.${pid}.0a1b2c3d.tmp`;
+      for (const f of [name(dead), name(live.pid!), 'notes.tmp', '.x.12.zz.tmp'])
+        writeFileSync(path.join(dir, f), '{');
+      const old = `.session.json.${live.pid!}.ffffffff.tmp`; // a live pid, but older than any write of ours
+      writeFileSync(path.join(dir, old), '{');
+      utimesSync(
+        path.join(dir, old),
+        new Date(Date.now() - 2 * 3600_000),
+        new Date(Date.now() - 2 * 3600_000),
+      );
+      expect(await removeStaleTempFiles([dir, path.join(dir, 'missing')])).toBe(2);
+      expect(readdirSync(dir).sort()).toEqual([name(live.pid!), '.x.12.zz.tmp', 'notes.tmp'].sort());
+    } finally {
+      live.kill();
+    }
   });
 
   it('exclusive-mode-never-replaces-an-existing-file', async () => {
