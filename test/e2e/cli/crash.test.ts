@@ -169,5 +169,5 @@ describe('SIGKILL while hac writes its files', () => {
     } finally {
       await fake.close();
     }
-  }, 150_000);
+  }, 200_000);
 });
