@@ -70,7 +70,11 @@ function check(hacHome: string): void {
 async function kill(hacHome: string, pid: number, exited: Promise<unknown>): Promise<boolean> {
   const finished = await Promise.race([exited.then(() => true), sleep(0).then(() => false)]);
   if (finished) return false;
-  process.kill(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return false; // it ended just now
+  }
   await exited;
   tally.kills++;
   tally.tempFilesLeft += tempFiles(hacHome).filter((n) => n.includes(`.${pid}.`)).length;
