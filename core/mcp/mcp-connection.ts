@@ -378,4 +378,3 @@ function zodIssues(error: unknown): string | undefined {
     .map((issue) => `${formatJsonPath(issue.path ?? []) || '(result)'}: ${issue.message ?? 'invalid'}`)
     .join('; ');
 }
-
