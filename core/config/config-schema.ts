@@ -20,7 +20,7 @@ const everyProblemAtOnce = { when: () => true };
 /** One entry of `models[]` as written in config.json (R-CFG-1). Unknown keys survive. */
 export const modelEntrySchema = z
   .looseObject({
-    provider: caseInsensitive(['openai', 'ollama']),
+    provider: caseInsensitive(['openai', 'ollama', 'anthropic']),
     model: z.optional(nonEmpty()),
     name: z.optional(nonEmpty()),
     apiKey: z.optional(z.string()),
@@ -29,6 +29,7 @@ export const modelEntrySchema = z
     think: z.optional(z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])])),
     toolMode: z.optional(caseInsensitive(['native', 'prompt'])),
     contextWindow: z.optional(positiveInt()),
+    maxTokens: z.optional(positiveInt()),
     extraBody: z.optional(z.record(z.string(), z.unknown())),
   })
   .check(
@@ -93,7 +94,7 @@ export type ModelEntry = z.infer<typeof modelEntrySchema>;
 export const CONFIG_FIXES: Record<string, string> = {
   '(top level)':
     'The file must hold one JSON object, e.g. {"models": [{"provider": "openai", "model": "gpt-4o"}]}.',
-  provider: 'Use "openai" or "ollama".',
+  provider: 'Use "openai", "ollama" or "anthropic".',
   model: 'Add "model": "<model id>" (or "name") to this entry, e.g. "gpt-4o" or "llama3.2".',
   name: 'Use a non-empty string.',
   apiKey: 'Use a string: the key itself or "${OPENAI_API_KEY}" to read it from the environment.',
@@ -103,6 +104,7 @@ export const CONFIG_FIXES: Record<string, string> = {
   think: 'Use true, false, "low", "medium" or "high".',
   toolMode: 'Use "native" or "prompt".',
   contextWindow: 'Use a positive whole number of tokens.',
+  maxTokens: 'Use a positive whole number of tokens, e.g. 8192.',
   extraBody: 'Use an object of extra request fields, e.g. {"top_k": 20}.',
   logLevel: 'Use one of "debug", "info", "warn", "error".',
   toolCallMode: 'Use "manual" or "auto".',

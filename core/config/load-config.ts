@@ -2,7 +2,7 @@ import type { ToolCallMode } from '../tools/approval.js';
 import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
 import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
 
-export type Provider = 'openai' | 'ollama';
+export type Provider = 'openai' | 'ollama' | 'anthropic';
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
 
 /** A configured model, resolved: defaults applied, `model`/`name` sorted out (R-CFG-1). */
@@ -20,6 +20,8 @@ export interface ModelConfig {
   think?: ThinkSetting;
   toolMode: 'native' | 'prompt';
   contextWindow?: number;
+  /** Anthropic's required `max_tokens` (R-PROV-7); a default per model family when absent. */
+  maxTokens?: number;
   /** Extra request-body fields for OpenAI-compatible servers (R-PROV-2); the fixed fields always win. */
   extraBody?: Record<string, unknown>;
   active: boolean;
@@ -49,6 +51,7 @@ export interface HacConfig {
 export const DEFAULT_BASE_URL: Record<Provider, string> = {
   openai: 'https://api.openai.com/v1',
   ollama: 'http://localhost:11434',
+  anthropic: 'https://api.anthropic.com',
 };
 
 /** Loads and validates config.json; throws ConfigError listing every problem (R-CFG-6). Never writes. */
@@ -97,6 +100,7 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
     think: entry.think,
     toolMode: entry.toolMode ?? (entry.provider === 'ollama' ? 'prompt' : 'native'),
     contextWindow: entry.contextWindow,
+    maxTokens: entry.maxTokens,
     extraBody: entry.extraBody,
     active: entry.active === true,
     firstByteTimeoutMs: raw.firstByteTimeoutMs ?? (entry.provider === 'ollama' ? 120_000 : 20_000),
@@ -104,14 +108,22 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
   };
 }
 
-/** The API key to send: `${VAR}` read from the environment, else the literal key, else `OPENAI_API_KEY`. */
+/**
+ * The API key to send: `${VAR}` read from the environment, else the literal key, else the provider's variable
+ * (`ANTHROPIC_API_KEY` for Anthropic, `OPENAI_API_KEY` otherwise).
+ */
 export function resolveApiKey(model: ModelConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const written = model.apiKey?.trim();
   if (written) {
     const variable = envReferenceName(written);
     return variable ? env[variable] || undefined : written;
   }
-  return env.OPENAI_API_KEY || undefined;
+  return env[defaultKeyVariable(model.provider)] || undefined;
+}
+
+/** The environment variable a provider's key is read from when config.json names none. */
+export function defaultKeyVariable(provider: Provider): string {
+  return provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
 }
 
 /** `OPENAI_API_KEY` for an apiKey written as `${OPENAI_API_KEY}`; undefined for a literal key. */

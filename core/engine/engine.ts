@@ -260,6 +260,7 @@ export class Engine {
               content: result.content,
               toolCalls: result.nativeCalls,
               ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+              ...(result.replay ? { replay: result.replay } : {}),
             }
           : { role: 'assistant', content: result.content },
       );

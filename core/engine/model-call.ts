@@ -19,6 +19,8 @@ export interface ModelCallResult {
   nativeCalls: NativeToolCall[];
   /** The model's thinking during this call. */
   reasoning: string;
+  /** What the provider wants back on this message within the turn (ChatStreamPart `replay`). */
+  replay?: unknown[];
   usage?: Usage;
   /** Set when the idle timeout cut the answer (R-PROV-5): what arrived is kept. */
   stalled?: StalledStreamError;
@@ -89,6 +91,9 @@ export async function* callModel(
           break;
         case 'usage':
           result.usage = part.usage;
+          break;
+        case 'replay':
+          result.replay = part.blocks;
           break;
         case 'notice':
           yield { type: 'notice', level: 'dim', text: part.text };

@@ -1,3 +1,4 @@
+import type { Provider } from '../config/load-config.js';
 import type { ChatStreamPart } from '../types/chat-stream.js';
 import type { Message } from '../types/message.js';
 
@@ -20,7 +21,7 @@ export interface ChatRequest {
  * Aborting `signal` closes the HTTP request at once.
  */
 export interface ChatModel {
-  readonly provider: 'openai' | 'ollama';
+  readonly provider: Provider;
   /** The model id sent to the API. */
   readonly modelId: string;
   /** The most native tools one request may carry (R-TOOL-3); absent when the API sets none. */

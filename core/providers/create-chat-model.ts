@@ -10,6 +10,10 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
     const { OpenAIChatModel } = await import('./openai/openai-chat-model.js');
     return new OpenAIChatModel(options);
   }
+  if (options.model.provider === 'anthropic') {
+    const { AnthropicChatModel } = await import('./anthropic/anthropic-chat-model.js');
+    return new AnthropicChatModel(options);
+  }
   const { OllamaChatModel } = await import('./ollama/ollama-chat-model.js');
   return new OllamaChatModel(options);
 }

@@ -116,9 +116,9 @@ export function lineTooLongError(ctx: ErrorContext, maxChars: number): ProviderE
   return malformedError(ctx, `a line longer than ${maxChars} characters`);
 }
 
-/** `OpenAI` or `Ollama`, for messages. */
+/** `OpenAI`, `Ollama` or `Anthropic`, for messages. */
 export function providerTitle(ctx: ErrorContext): string {
-  return ctx.model.provider === 'openai' ? 'OpenAI' : 'Ollama';
+  return { openai: 'OpenAI', ollama: 'Ollama', anthropic: 'Anthropic' }[ctx.model.provider];
 }
 
 const CONTEXT_PATTERNS =

@@ -15,7 +15,14 @@ export type Message =
    * `reasoning`: the thinking behind a message that made tool calls, sent back within the same turn to the
    * servers that require it (DeepSeek, R-STREAM-2); never kept in the context of later turns or the session.
    */
-  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[]; reasoning?: string }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: NativeToolCall[];
+      reasoning?: string;
+      /** Provider blocks sent back unchanged within the turn (Anthropic's signed thinking, R-PROV-7); never saved. */
+      replay?: unknown[];
+    }
   | { role: 'tool'; content: string; toolCallId?: string; toolName?: string };
 
 /** Token counts of one LLM call (R-PROV-6). `estimated` when the provider reported none. */

@@ -4,18 +4,21 @@ import type { ChatStreamPart } from '../../core/types/chat-stream.js';
 
 /** A resolved model entry pointing at a fake; timeouts default to values that never fire in a test. */
 export function fakeModelConfig(
-  provider: 'openai' | 'ollama',
+  provider: 'openai' | 'ollama' | 'anthropic',
   baseUrl: string,
   overrides: Partial<ModelConfig> = {},
 ): ModelConfig {
+  const id = { openai: 'gpt-4o', ollama: 'llama3.2', anthropic: 'claude-sonnet-4-6' }[provider];
   return {
     index: 0,
-    id: provider === 'openai' ? 'gpt-4o' : 'llama3.2',
-    label: provider === 'openai' ? 'gpt-4o' : 'llama3.2',
+    id,
+    label: id,
     provider,
-    apiKey: provider === 'openai' ? 'sk-test-1234567890abcd' : undefined,
+    apiKey: { openai: 'sk-test-1234567890abcd', ollama: undefined, anthropic: 'sk-ant-test-123456' }[
+      provider
+    ],
     baseUrl,
-    toolMode: provider === 'openai' ? 'native' : 'prompt',
+    toolMode: provider === 'ollama' ? 'prompt' : 'native',
     active: true,
     firstByteTimeoutMs: 10_000,
     idleTimeoutMs: 10_000,

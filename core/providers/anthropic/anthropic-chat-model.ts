@@ -1,0 +1,309 @@
+import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import type { Stream } from '@anthropic-ai/sdk/core/streaming';
+import type {
+  MessageCreateParamsStreaming,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import { defaultKeyVariable, envReferenceName, resolveApiKey } from '../../config/load-config.js';
+import { ProviderError } from '../../errors/provider-error.js';
+import type { ChatStreamPart } from '../../types/chat-stream.js';
+import type { NativeToolCall, Usage } from '../../types/message.js';
+import { activityFetch } from '../activity-fetch.js';
+import { AnswerLog } from '../answer-log.js';
+import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import { withGuardedBody } from '../guard-body.js';
+import { isCompleteJson } from '../json-complete.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
+import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { CallControl } from '../timeouts.js';
+import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+import { defaultMaxTokens, thinkingBudget, thinkingStyle, type ThinkingStyle } from './model-rules.js';
+
+/** Our own watchdog decides timeouts; the SDK's is set beyond any of ours. */
+const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** A content block as it streams: text, thinking (signed), redacted thinking, or a tool call. */
+interface OpenBlock {
+  type: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  json?: string;
+}
+
+/**
+ * The Anthropic Messages API adapter (R-PROV-7) on the official SDK, its retries off (R-PROV-4 decides): system
+ * on top, `max_tokens` always, tools as `input_schema`, thinking adaptive or by budget as the model takes it, signed
+ * thinking blocks handed back (`replay`) for the tool round of the same turn, `ping` and every byte as activity.
+ */
+export class AnthropicChatModel implements ChatModel {
+  readonly provider = 'anthropic' as const;
+  readonly modelId: string;
+  private readonly context: ErrorContext;
+  private client: { key: string; sdk: Anthropic } | undefined;
+  /** Learnt from a 400 that names it, kept until exit. */
+  private style: ThinkingStyle;
+  private noTemperature = false;
+
+  constructor(private readonly options: ChatModelOptions) {
+    this.modelId = options.model.id;
+    this.context = { model: options.model, configFile: options.configFile };
+    this.style = thinkingStyle(this.modelId);
+  }
+
+  /** The request body sent for a ChatRequest. */
+  buildBody(request: ChatRequest): MessageCreateParamsStreaming {
+    const { think, maxTokens } = this.options.model;
+    const { system, messages } = toAnthropicMessages(request.messages);
+    const thinking = think === undefined || think === false ? undefined : think;
+    const budget = thinking !== undefined && this.style === 'budget' ? thinkingBudget(thinking) : undefined;
+    const max = maxTokens ?? Math.max(defaultMaxTokens(this.modelId), budget ? budget + 4_096 : 0);
+    return {
+      ...(this.options.extraBody as object),
+      model: this.modelId,
+      max_tokens: max,
+      ...(system ? { system } : {}),
+      messages,
+      stream: true,
+      // The API rejects a temperature while thinking (R-PROV-7); else R-CFG-8's 0.1.
+      ...(thinking === undefined && !this.noTemperature ? { temperature: 0.1 } : {}),
+      ...(thinking === undefined
+        ? {}
+        : budget !== undefined
+          ? { thinking: { type: 'enabled', budget_tokens: budget } }
+          : {
+              thinking: { type: 'adaptive', display: 'summarized' },
+              ...(thinking === true ? {} : { output_config: { effort: thinking } }),
+            }),
+      ...(request.tools?.length ? { tools: toAnthropicTools(request.tools) } : {}),
+    };
+  }
+
+  async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+    const { model, logger } = this.options;
+    const control = new CallControl(signal, {
+      firstByteMs: model.firstByteTimeoutMs,
+      idleMs: model.idleTimeoutMs,
+      timers: this.options.timers ?? realTimers,
+      context: this.context,
+    });
+    const fail = (error: unknown): ProviderError =>
+      control.abortError() ?? mapAnthropicError(error, this.context);
+    const sdk = this.sdkClient().withOptions({
+      fetch: activityFetch(
+        () => control.gotBytes(),
+        (input, init) => this.guardedFetch(input, init),
+      ),
+    });
+    let finished = false;
+    let iterator: AsyncIterator<RawMessageStreamEvent> | undefined;
+    try {
+      iterator = yield* this.open(sdk, request, control.signal, fail);
+      const log = new AnswerLog(this.options.logResponses ?? true);
+      const blocks = new Map<number, OpenBlock>();
+      const replay: unknown[] = [];
+      const calls: NativeToolCall[] = [];
+      let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+      let stopReason: string | null | undefined;
+      let stopped = false;
+      for (;;) {
+        control.waiting();
+        let next: IteratorResult<RawMessageStreamEvent>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw fail(error);
+        }
+        if (control.signal.aborted) throw fail(new Error('aborted'));
+        if (next.done) break;
+        control.gotData();
+        const event = next.value;
+        switch (event.type) {
+          case 'message_start':
+            usage = {
+              inputTokens: event.message.usage.input_tokens,
+              outputTokens: event.message.usage.output_tokens,
+            };
+            break;
+          case 'content_block_start': {
+            const block = event.content_block as unknown as Record<string, unknown>;
+            blocks.set(event.index, {
+              type: String(block.type),
+              thinking: '',
+              signature: '',
+              data: typeof block.data === 'string' ? block.data : undefined,
+              id: typeof block.id === 'string' ? block.id : undefined,
+              name: typeof block.name === 'string' ? block.name : undefined,
+              json: '',
+            });
+            if (block.type === 'text' && typeof block.text === 'string' && block.text)
+              yield log.textPart(block.text);
+            break;
+          }
+          case 'content_block_delta': {
+            const block = blocks.get(event.index);
+            const delta = event.delta as unknown as Record<string, string>;
+            if (delta.type === 'text_delta') yield log.textPart(delta.text ?? '');
+            else if (delta.type === 'thinking_delta') {
+              if (block) block.thinking += delta.thinking ?? '';
+              yield log.reasoningPart(delta.thinking ?? '');
+            } else if (delta.type === 'signature_delta' && block) block.signature += delta.signature ?? '';
+            else if (delta.type === 'input_json_delta' && block) block.json += delta.partial_json ?? '';
+            break;
+          }
+          case 'content_block_stop': {
+            const block = blocks.get(event.index);
+            if (block?.type === 'thinking')
+              replay.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+            else if (block?.type === 'redacted_thinking')
+              replay.push({ type: 'redacted_thinking', data: block.data });
+            else if (block?.type === 'tool_use') calls.push(this.toolCall(block));
+            break;
+          }
+          case 'message_delta':
+            stopReason = event.delta.stop_reason ?? stopReason;
+            usage = { ...usage, outputTokens: event.usage.output_tokens ?? usage.outputTokens };
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+      const aborted = control.abortError();
+      if (aborted) throw aborted;
+      if (!stopped) throw truncatedError(this.context, 'no message_stop');
+      for (const call of calls) yield { type: 'tool-call', call };
+      if (calls.length && replay.length) yield { type: 'replay', blocks: replay };
+      yield { type: 'usage', usage };
+      finished = true;
+      logger.debug(
+        `anthropic response from ${this.modelId} (${stopReason ?? 'none'}): ${log.summary({ toolCalls: calls, usage })}`,
+      );
+      yield { type: 'finish', reason: calls.length ? 'tool-calls' : finishReason(stopReason) };
+    } finally {
+      control.dispose(finished);
+      if (!finished) void iterator?.return?.().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Opens the stream. A 400 that names the thinking type switches to the other way of thinking; one that names
+   * the temperature drops it; either is tried once more and remembered until exit.
+   */
+  private async *open(
+    sdk: Anthropic,
+    request: ChatRequest,
+    signal: AbortSignal,
+    fail: (error: unknown) => ProviderError,
+  ): AsyncGenerator<ChatStreamPart, AsyncIterator<RawMessageStreamEvent>> {
+    const body = this.buildBody(request);
+    const { logger, model } = this.options;
+    logger.debug(`anthropic request to ${model.baseUrl}/v1/messages: ${JSON.stringify(body)}`);
+    try {
+      return await post(sdk, body, signal);
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused === 'thinking' && body.thinking) {
+        this.style = this.style === 'adaptive' ? 'budget' : 'adaptive';
+        logger.info(`${model.label} refused this way of thinking; using ${this.style} thinking from now on.`);
+      } else if (refused === 'temperature' && 'temperature' in body) {
+        this.noTemperature = true;
+        yield { type: 'notice', text: `${model.label} does not accept a temperature; using its default.` };
+      } else throw fail(error);
+      try {
+        return await post(sdk, this.buildBody(request), signal);
+      } catch (retryError) {
+        throw fail(retryError);
+      }
+    }
+  }
+
+  /** A finished `tool_use` block; arguments that are not complete JSON are never repaired into a run (R-PARSE-8). */
+  private toolCall(block: OpenBlock): NativeToolCall {
+    const id = block.id ?? '';
+    const name = block.name ?? '';
+    const raw = block.json ?? '';
+    if (raw.trim() && !isCompleteJson(raw)) return { id, name, arguments: {}, cutOff: true };
+    return { id, name, arguments: parseToolArguments(raw, this.options.logger, name) };
+  }
+
+  /** The SDK client for the current key (re-created when `${VAR}` now resolves to another key). */
+  private sdkClient(): Anthropic {
+    const { model, env, configFile, logger } = this.options;
+    const key = resolveApiKey(model, env);
+    if (!key) {
+      const variable = envReferenceName(model.apiKey) ?? defaultKeyVariable('anthropic');
+      throw new ProviderError(
+        'auth',
+        `No API key for ${model.label}: ${variable} is not set. Set apiKey in ${configFile}`,
+        { retryable: false },
+      );
+    }
+    if (this.client?.key !== key) {
+      const sdkLog = (message: string, ...rest: unknown[]) =>
+        logger.debug(`anthropic sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
+      this.client = {
+        key,
+        sdk: new Anthropic({
+          // `x-api-key` as the API documents it (proxies expect it); the SDK's own apiKey is sent as a Bearer token.
+          apiKey: null,
+          authToken: null,
+          defaultHeaders: { 'x-api-key': key },
+          baseURL: model.baseUrl,
+          maxRetries: 0,
+          timeout: SDK_TIMEOUT_MS,
+          logger: { error: sdkLog, warn: sdkLog, info: sdkLog, debug: sdkLog },
+          logLevel: 'warn',
+          fetch: (input, init) => this.guardedFetch(input, init),
+        }),
+      };
+    }
+    return this.client.sdk;
+  }
+
+  /** fetch, then refuse a web page and guard the event stream's line lengths. */
+  private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const response = await fetch(input, init);
+    if (!response.ok) return response;
+    if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel().catch(() => undefined);
+      throw htmlPageError(this.context);
+    }
+    return withGuardedBody(response, { context: this.context });
+  }
+}
+
+/**
+ * POST /v1/messages through the SDK's transport (auth, version header, SSE parsing, errors). Not
+ * `messages.create`: it `console.warn`s about deprecated ids and thinking styles, which would land mid-prompt on
+ * a REPL screen (sdk-facts); our rules already choose the thinking style.
+ */
+async function post(
+  sdk: Anthropic,
+  body: MessageCreateParamsStreaming,
+  signal: AbortSignal,
+): Promise<AsyncIterator<RawMessageStreamEvent>> {
+  const stream = await sdk.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
+    body,
+    stream: true,
+    signal,
+  });
+  return stream[Symbol.asyncIterator]();
+}
+
+/** Which setting a 400 refused, if it names one. */
+function refusal(error: unknown): 'thinking' | 'temperature' | undefined {
+  if (!(error instanceof APIError) || error.status !== 400) return undefined;
+  const text = JSON.stringify(error.error ?? error.message);
+  if (/thinking|budget_tokens|adaptive/i.test(text)) return 'thinking';
+  return /temperature/i.test(text) ? 'temperature' : undefined;
+}
+
+function finishReason(stop: string | null | undefined): 'stop' | 'length' | 'other' {
+  if (stop === 'end_turn' || stop === 'stop_sequence') return 'stop';
+  return stop === 'max_tokens' ? 'length' : 'other';
+}
