@@ -105,10 +105,28 @@ describe('loadConfig', () => {
 
   it('reports-an-unknown-provider-at-its-json-path', async () => {
     const { error } = await problemsOf(
-      '{"models":[{"name":"a","provider":"openai"},{"name":"c","provider":"anthropic"}]}',
+      '{"models":[{"name":"a","provider":"openai"},{"name":"c","provider":"gemini"}]}',
     );
-    expect(error.problems[0]).toMatchObject({ at: 'models[1].provider', fix: 'Use "openai" or "ollama".' });
+    expect(error.problems[0]).toMatchObject({
+      at: 'models[1].provider',
+      fix: 'Use "openai", "ollama" or "anthropic".',
+    });
     expect(error.message).toContain('models[1].provider');
+  });
+
+  it('accepts-anthropic-with-max-tokens-and-defaults-its-base-url-and-native-tools', async () => {
+    const file = path.join(tempDir(), 'config.json');
+    writeFileSync(
+      file,
+      '{"models":[{"model":"claude-sonnet-4-6","provider":"Anthropic","maxTokens":8192,"active":true}]}',
+    );
+    const config = await loadConfig(file);
+    expect(config.activeModel).toMatchObject({
+      provider: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      maxTokens: 8192,
+      toolMode: 'native',
+    });
   });
 
   it('reports-a-missing-model-id', async () => {
