@@ -35,9 +35,13 @@ export interface McpServerView {
 }
 
 /** An Ollama model found on a server but not in config.json (R-CMD-3). */
+/** A model found on a server (installed on Ollama, or offered to an Anthropic account) but not in config.json. */
 export interface DiscoveredModel {
   name: string;
+  provider: 'ollama' | 'anthropic';
   baseUrl: string;
+  /** The key as written in the entry the model was found through (Anthropic). */
+  apiKey?: string;
 }
 
 /** What the commands may do to the running hac. Implemented by createHac. */
@@ -56,5 +60,5 @@ export interface CommandContext {
   /** The line saying which servers' tools the active model's tool limit leaves out (R-TOOL-3), if any. */
   toolLimitLine(): Promise<string | undefined>;
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
-  discoverOllamaModels(): Promise<DiscoveredModel[]>;
+  discoverModels(): Promise<DiscoveredModel[]>;
 }

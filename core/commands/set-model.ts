@@ -1,12 +1,12 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 
-/** `/set-model` (R-CMD-3): numbered list, `*` on the active one, then discovered Ollama models; 0 keeps. */
+/** `/set-model` (R-CMD-3): numbered list, `*` on the active one, then discovered Ollama and Claude models; 0 keeps. */
 export async function setModelCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { models } = ctx.config();
-  const discovered = await ctx.discoverOllamaModels();
+  const discovered = await ctx.discoverModels();
   const choices = [
     ...models.map((m) => `${m.label} (${m.provider})${m.active ? ' *' : ''}`),
-    ...discovered.map((d) => `${d.name} (ollama, not in config)`),
+    ...discovered.map((d) => `${d.name} (${d.provider}, not in config)`),
   ];
   const lines = choices.map((choice, i) => `  ${i + 1}) ${choice}`);
   if (lines.length === 0)

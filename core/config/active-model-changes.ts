@@ -1,7 +1,9 @@
+import type { DiscoveredModel } from '../commands/command-types.js';
 import type { JsonChange } from './json-edit.js';
+import { DEFAULT_BASE_URL } from './load-config.js';
 
-/** A model to make active: one already in `models[]`, or an installed Ollama model to add (R-CMD-3). */
-export type ActiveModelChoice = { index: number } | { add: { name: string; baseUrl: string } };
+/** A model to make active: one already in `models[]`, or a discovered one to add (R-CMD-3). */
+export type ActiveModelChoice = { index: number } | { add: DiscoveredModel };
 
 /**
  * The edits of config.json that make one model active (R-CFG-2, R-CFG-7): the chosen entry gets `"active": true`,
@@ -21,7 +23,15 @@ export function activeModelChanges(current: unknown, choice: ActiveModelChoice):
       ? turnOff
       : [...turnOff, { path: ['models', choice.index, 'active'], value: true }];
   }
-  const entry = { name: choice.add.name, provider: 'ollama', baseUrl: choice.add.baseUrl, active: true };
+  const { name, provider, baseUrl, apiKey } = choice.add;
+  // An Ollama entry always names its server; a Claude one only a proxy, and carries the key reference it was found with.
+  const entry = {
+    name,
+    provider,
+    ...(provider === 'ollama' || baseUrl !== DEFAULT_BASE_URL.anthropic ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    active: true,
+  };
   return list
     ? [...turnOff, { path: ['models', list.length], value: entry }]
     : [{ path: ['models'], value: [entry] }];

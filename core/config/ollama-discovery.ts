@@ -18,7 +18,11 @@ export async function discoverOllama(config: HacConfig, logger: Logger): Promise
   );
   const found = await Promise.all(
     urls.map(async (baseUrl) =>
-      (await listOllamaModels(baseUrl, { logger })).map((name) => ({ name, baseUrl })),
+      (await listOllamaModels(baseUrl, { logger })).map((name): DiscoveredModel => ({
+        name,
+        provider: 'ollama',
+        baseUrl,
+      })),
     ),
   );
   const seen = new Set<string>();

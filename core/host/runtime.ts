@@ -5,6 +5,7 @@ import { activeModelChanges } from '../config/active-model-changes.js';
 import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
 import { updateJsonFile } from '../config/json-edit.js';
 import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
+import { discoverAnthropic } from '../config/anthropic-discovery.js';
 import { discoverOllama } from '../config/ollama-discovery.js';
 import { hacPaths, type HacPaths } from '../config/paths.js';
 import { Conversation } from '../engine/conversation.js';
@@ -160,7 +161,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     },
     mcpServers: () => mcp.view(),
     setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
-    discoverOllamaModels: () => discoverOllama(config, logger),
+    discoverModels: async () =>
+      (await Promise.all([discoverOllama(config, logger), discoverAnthropic(config, env, logger)])).flat(),
     async toolLimitLine() {
       const active = config.activeModel;
       if (!active || active.toolMode !== 'native') return undefined;

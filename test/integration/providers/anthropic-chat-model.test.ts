@@ -311,3 +311,41 @@ describe('errors (R-PROV-3, R-PROV-7)', () => {
     expect(error.message).toBe('The response from Anthropic ended before it was complete (no message_stop).');
   });
 });
+
+describe('the fake speaks the Messages API as the official SDK reads it', () => {
+  it('the-sdks-own-stream-helper-assembles-its-blocks', async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    fake.reply(
+      anthropicReply.answer({
+        blocks: [
+          { type: 'thinking', chunks: ['Hm', 'm.'], signature: 'sig-9' },
+          { type: 'text', chunks: ['Look', 'ing.'] },
+          {
+            type: 'tool_use',
+            id: 'toolu_9',
+            name: 'files__read',
+            json: '{"path": "x", "n": [1, 2]}',
+            splitEvery: 2,
+          },
+        ],
+        usage: { input: 40, output: 17 },
+      }),
+    );
+    const client = new Anthropic({
+      apiKey: null,
+      defaultHeaders: { 'x-api-key': KEY },
+      baseURL: fake.baseUrl,
+      maxRetries: 0,
+    });
+    const message = await client.messages
+      .stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] })
+      .finalMessage();
+    expect(message.content).toEqual([
+      { type: 'thinking', thinking: 'Hmm.', signature: 'sig-9' },
+      { type: 'text', text: 'Looking.' },
+      { type: 'tool_use', id: 'toolu_9', name: 'files__read', input: { path: 'x', n: [1, 2] } },
+    ]);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.usage).toMatchObject({ input_tokens: 40, output_tokens: 17 });
+  });
+});

@@ -16,15 +16,44 @@ describe('activeModelChanges', () => {
   });
 
   it('adds-a-discovered-ollama-model-as-the-active-one', () => {
-    expect(activeModelChanges(models, { add: { name: 'qwen3:8b', baseUrl: 'http://h:11434' } })).toEqual([
+    expect(
+      activeModelChanges(models, {
+        add: { name: 'qwen3:8b', provider: 'ollama', baseUrl: 'http://h:11434' },
+      }),
+    ).toEqual([
       { path: ['models', 0, 'active'], value: false },
       {
         path: ['models', 3],
         value: { name: 'qwen3:8b', provider: 'ollama', baseUrl: 'http://h:11434', active: true },
       },
     ]);
-    expect(activeModelChanges({}, { add: { name: 'x', baseUrl: 'http://h' } })).toEqual([
+    expect(activeModelChanges({}, { add: { name: 'x', provider: 'ollama', baseUrl: 'http://h' } })).toEqual([
       { path: ['models'], value: [{ name: 'x', provider: 'ollama', baseUrl: 'http://h', active: true }] },
     ]);
+  });
+
+  it('adds-a-discovered-claude-model-with-the-key-reference-it-was-found-with', () => {
+    const add = {
+      name: 'claude-opus-4-7',
+      provider: 'anthropic' as const,
+      baseUrl: 'https://api.anthropic.com',
+      apiKey: '${ANTHROPIC_API_KEY}',
+    };
+    expect(activeModelChanges({ models: [] }, { add })).toEqual([
+      {
+        path: ['models', 0],
+        value: {
+          name: 'claude-opus-4-7',
+          provider: 'anthropic',
+          apiKey: '${ANTHROPIC_API_KEY}',
+          active: true,
+        },
+      },
+    ]);
+    expect(
+      activeModelChanges({ models: [] }, { add: { ...add, baseUrl: 'http://proxy:4000' } })[0]!.value,
+    ).toMatchObject({
+      baseUrl: 'http://proxy:4000',
+    });
   });
 });
