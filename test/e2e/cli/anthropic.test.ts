@@ -148,6 +148,22 @@ describe('hac with a Claude model', () => {
     expect(events.find((e) => e.type === 'error')?.message).toBe('Anthropic is overloaded: Overloaded');
   });
 
+  it('prompt-mode-works-for-claude-tools-in-the-system-prompt-and-the-call-parsed-from-the-text', async () => {
+    const { fake, home, env } = await setup({ toolMode: 'prompt' }, { tools: true });
+    const call = JSON.stringify({ server: 'tools', name: 'echo', arguments: { text: 'from text' } });
+    fake.reply(
+      anthropicReply.text(['Calling.\n', call.slice(0, 9), call.slice(9)]),
+      anthropicReply.text(['Echoed.']),
+    );
+    const result = await runHac(home, ['-p', 'echo it', '--yes'], { env });
+    expect(result.stdout).toContain('Echoed.');
+    expect(result.stdout).not.toContain('"arguments"');
+    const first = fake.requests[0]!.body;
+    expect(first).not.toHaveProperty('tools');
+    expect(first.system).toContain('echo');
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('from text');
+  });
+
   it('the-repl-streams-and-set-model-lists-the-accounts-claude-models-and-adds-one', async () => {
     const { fake, home, hacHome, env } = await setup(
       {},

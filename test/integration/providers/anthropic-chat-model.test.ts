@@ -259,6 +259,75 @@ describe('tools (R-PROV-7, R-LOOP-6)', () => {
   });
 });
 
+describe('activity and refusals (R-PROV-5, R-CFG-8)', () => {
+  it('ping-events-keep-a-long-think-alive-past-the-idle-timeout', async () => {
+    const pause = () => ({ waitFor: new Promise((r) => setTimeout(r, 60)) });
+    const ping = { write: 'event: ping\ndata: {"type": "ping"}\n\n' };
+    fake.reply((request) => {
+      const steps = (
+        anthropicReply.text(['late answer']) as (r: typeof request) => { steps: { write: string }[] }
+      )(request).steps;
+      // message_start and ping, then 6 pings 60 ms apart (360 ms of silence but for pings), then the rest.
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        steps: [
+          ...steps.slice(0, 2),
+          ...Array.from({ length: 6 }, () => [pause(), ping]).flat(),
+          ...steps.slice(2),
+        ],
+      };
+    });
+    const result = await run(model({ idleTimeoutMs: 200 }));
+    expect(result.error).toBeUndefined();
+    expect(result.text).toBe('late answer');
+  });
+
+  it('a-model-that-refuses-a-temperature-is-asked-again-without-it-once-and-remembered', async () => {
+    fake.reply(
+      anthropicReply.error(
+        400,
+        'invalid_request_error',
+        'temperature: this model does not support temperature',
+      ),
+      anthropicReply.text(['one']),
+      anthropicReply.text(['two']),
+    );
+    const m = model();
+    const first = await run(m);
+    expect(first.text).toBe('one');
+    expect(first.parts).toContainEqual({
+      type: 'notice',
+      text: 'claude-sonnet-4-6 does not accept a temperature; using its default.',
+    });
+    await run(m);
+    expect(fake.requests.map((r) => 'temperature' in r.body)).toEqual([true, false, false]);
+  });
+
+  it('merges-consecutive-messages-of-one-role-since-roles-must-alternate', async () => {
+    fake.reply(anthropicReply.text(['ok']));
+    await run(model(), {
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'user', content: 'second' },
+        { role: 'assistant', content: 'a' },
+        { role: 'tool', toolName: 'tools__echo', content: 'prompt-mode result' },
+      ],
+    });
+    expect(fake.requests[0]!.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Result of tools__echo:\nprompt-mode result' }] },
+    ]);
+  });
+});
+
 describe('errors (R-PROV-3, R-PROV-7)', () => {
   it('maps-each-http-error-class', async () => {
     const cases: [Parameters<typeof anthropicReply.error>, string, boolean][] = [
