@@ -76,7 +76,9 @@ describe('hac in a pseudo-terminal', () => {
     hac.write('안녕하세요\r');
     await hac.waitFor('No active model is configured. Use /set-model to choose a model.');
     await hac.waitFor(`Add a model to ${path.join(home, '.humble-ai-cli', 'config.json')}, for example:`);
-    await hac.waitFor('{ "name": "claude-sonnet-4-6", "provider": "anthropic", "apiKey": "${ANTHROPIC_API_KEY}" }');
+    await hac.waitFor(
+      '{ "name": "claude-sonnet-4-6", "provider": "anthropic", "apiKey": "${ANTHROPIC_API_KEY}" }',
+    );
     hac.write('/exit\r');
     expect((await hac.exited).exitCode).toBe(0);
   });
