@@ -6,8 +6,8 @@ const CALL_SHAPE = 'Write a call as {"server": "<server name>", "name": "<tool n
 const NAME_KEYS = ['name', 'function', 'tool', 'tool_name'] as const;
 // Keys that belong to the call itself, never to flat arguments.
 const CALL_KEYS = new Set(['server', ...NAME_KEYS, 'reason', 'type', 'id']);
-// An object with these and no arguments describes a tool rather than calling it.
-const DESCRIPTION_KEYS = ['description', 'inputSchema', 'input_schema'];
+// The FUNCTION_CALL template's placeholders (R-FN-2): a copy that still holds them is the model quoting it.
+const PLACEHOLDER = /^(?:server name|function name|argument\d+ value|arg\d+ name)$/;
 
 /**
  * The calls a JSON value stands for, or null when it is ordinary data (R-PARSE-2). `forced` is for values
@@ -70,7 +70,9 @@ function classifyObject(
       ? error(undefined, undefined, `The function call names no tool. ${CALL_SHAPE}`, resolver)
       : null;
   }
-  if (!hasArguments && !forced && DESCRIPTION_KEYS.some((k) => k in o)) return null;
+  // Ordinary text, never run nor answered (R-PARSE-2): an object naming a tool without arguments (its other keys
+  // are not arguments), a tool definition, the template quoted back. A wrapper (`<tool_call>`) still makes a call.
+  if (!forced && (!hasArguments || isDefinition(o) || quotesTemplate(o))) return null;
 
   const found = resolver.resolve(server, name);
   if (found.kind === 'ambiguous') {
@@ -113,6 +115,20 @@ function readArguments(o: Record<string, unknown>): Record<string, unknown> | nu
   if (raw.trim() === '') return {};
   const parsed = parseLenientJson(raw);
   return parsed.ok && isPlainObject(parsed.value) ? parsed.value : null;
+}
+
+/** `name` + `description` + a JSON Schema (`type`/`properties`) under `parameters`/`inputSchema`, no `arguments`. */
+function isDefinition(o: Record<string, unknown>): boolean {
+  if ('arguments' in o || !('description' in o)) return false;
+  const schema = o.parameters ?? o.inputSchema ?? o.input_schema;
+  return isPlainObject(schema) && ('type' in schema || 'properties' in schema);
+}
+
+function quotesTemplate(o: Record<string, unknown>): boolean {
+  const args = isPlainObject(o.arguments) ? o.arguments : {};
+  return [o.server, o.name, ...Object.keys(args), ...Object.values(args)].some(
+    (v) => typeof v === 'string' && PLACEHOLDER.test(v),
+  );
 }
 
 function flatArguments(o: Record<string, unknown>): Record<string, unknown> {

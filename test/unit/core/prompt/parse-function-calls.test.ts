@@ -83,10 +83,30 @@ describe('parseFunctionCalls: accepted shapes', () => {
     ).toEqual([resolveJava]);
   });
 
-  it('flat-arguments-when-there-is-no-arguments-key', () => {
-    expect(calls('{"server": "context7", "name": "resolve-library-id", "libraryName": "java"}')).toEqual([
-      resolveJava,
-    ]);
+  it('an-object-naming-a-tool-without-arguments-is-text-its-other-keys-are-not-arguments', () => {
+    // R-PARSE-2 (sharpened): `{"name": "search", "type": …, "max_shingle_size": 3}` ran with its keys as arguments.
+    expect(calls('{"server": "context7", "name": "resolve-library-id", "libraryName": "java"}')).toEqual([]);
+    expect(calls('{"name": "resolve-library-id", "type": "shingle", "max_shingle_size": 3}')).toEqual([]);
+  });
+
+  it('a-tool-definition-is-text-not-a-call-with-its-schema-as-arguments', () => {
+    const definition =
+      '{"name": "resolve-library-id", "description": "Finds a library", "parameters": {"type": "object", "properties": {"libraryName": {"type": "string"}}}}';
+    expect(calls(definition)).toEqual([]);
+    expect(
+      calls('{"name": "resolve-library-id", "description": "d", "inputSchema": {"properties": {}}}'),
+    ).toEqual([]);
+  });
+
+  it('the-function-call-template-quoted-back-is-text-not-an-error', () => {
+    const template =
+      '{\n\t"server": "server name",\n\t"name": "function name",\n\t"arguments": {\n\t  "arg1 name": "argument1 value",\n\t  "arg2 name": "argument2 value",\n\t}\n}';
+    expect(calls(template)).toEqual([]);
+    expect(
+      calls(
+        '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "argument1 value"}}',
+      ),
+    ).toEqual([]);
   });
 
   it('array-of-calls-in-order', () => {
@@ -257,7 +277,7 @@ describe('parseFunctionCalls: attempted calls', () => {
   });
 
   it('unknown-server-is-an-attempted-call', () => {
-    const [call] = calls('{"server": "nope", "name": "resolve-library-id"}');
+    const [call] = calls('{"server": "nope", "name": "resolve-library-id", "arguments": {}}');
     expect(call).toMatchObject({ type: 'attempted-call-error', server: 'nope', name: 'resolve-library-id' });
     expect(call?.type === 'attempted-call-error' && call.message).toMatch(
       /^There is no tool "resolve-library-id" on server "nope"\. Available tools: /,
