@@ -6,6 +6,7 @@ import { streamWithRetries } from '../providers/retry.js';
 import { isStalledStream, type StalledStreamError } from '../providers/timeouts.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { NativeToolCall, Usage } from '../types/message.js';
+import { CUT_OFF } from './resolve-calls.js';
 
 /** One LLM call's outcome, after its events were yielded. */
 export interface ModelCallResult {
@@ -120,6 +121,7 @@ export async function* callModel(
   if (holdBack) {
     const end = holdBack.end();
     if (end.show) yield { type: 'text-delta', text: end.show };
+    if (end.cutOff) yield { type: 'notice', level: 'dim', text: CUT_OFF };
     result.visibleText = end.text;
     result.promptCalls = end.calls;
   } else {

@@ -19,6 +19,8 @@ export interface HoldBackResult {
   /** Every `show` of this message joined: the model text without its calls. */
   text: string;
   calls: FunctionCall[];
+  /** A call was cut off by the end of the message: shown as text, never run (R-PARSE-8). */
+  cutOff?: boolean;
 }
 
 /** The streaming splitter of R-PARSE-3: feed text deltas, show what it returns, read the calls at the end. */
@@ -42,7 +44,7 @@ export function splitText(text: string, resolver: ToolResolver, allowFences: boo
   const splitter = new Splitter(resolver, allowFences);
   const first = splitter.push(text).show;
   const last = splitter.end();
-  return { show: first + last.show, text: last.text, calls: last.calls };
+  return { ...last, show: first + last.show };
 }
 
 type Mode =
@@ -83,6 +85,7 @@ class Splitter implements HoldBack {
   private indent = '';
   private shown = '';
   private readonly calls: FunctionCall[] = [];
+  private cutOff = false;
   /** Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message. */
   private readonly frames: { s: string; i: number; base: number }[] = [];
   private frameBase = 0;
@@ -124,7 +127,12 @@ class Splitter implements HoldBack {
       this.ended = true;
       this.safely(() => this.finish());
     }
-    return { show: this.takeOut(), text: this.shown, calls: [...this.calls] };
+    return {
+      show: this.takeOut(),
+      text: this.shown,
+      calls: [...this.calls],
+      ...(this.cutOff ? { cutOff: true } : {}),
+    };
   }
 
   private isHolding(): boolean {
@@ -404,6 +412,12 @@ class Splitter implements HoldBack {
   }
 
   // Only a call counts here; anything else keeps the strict scan going.
+  /** Whether the held, unclosed JSON would be a call once its closers were added. */
+  private wouldBeCall(): boolean {
+    const parsed = parseLenientJson(this.held);
+    return parsed.ok && classifyValue(parsed.value, this.resolver, false) !== null;
+  }
+
   private decideLooseJson(): boolean {
     const parsed = parseLenientJson(this.held);
     const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
@@ -517,10 +531,16 @@ class Splitter implements HoldBack {
           return;
         }
         case 'json':
-          // One repair attempt per message: a call cut off at the end (missing closers) still counts.
+          // A call cut off by the end of the message (missing closers) is never repaired into a run (R-PARSE-8):
+          // it is shown as the text it is, and said so.
           if (this.json.started && !triedRepair) {
             triedRepair = true;
-            if (this.decideLooseJson()) continue;
+            if (this.wouldBeCall()) {
+              this.cutOff = true;
+              this.release(this.held);
+              this.toText(false);
+              return;
+            }
           }
           for (const at of this.json.unclosedOpeners()) this.neverCloses.add(at);
           break;

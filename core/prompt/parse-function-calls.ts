@@ -8,6 +8,8 @@ export interface ParsedModelText {
   /** The message without its calls (what the hold-back shows). */
   text: string;
   calls: FunctionCall[];
+  /** A call was cut off by the end of the message: left as text, never run (R-PARSE-8). */
+  cutOff?: boolean;
 }
 
 /**
@@ -16,5 +18,5 @@ export interface ParsedModelText {
  */
 export function parseFunctionCalls(text: string, tools: readonly ToolRef[]): ParsedModelText {
   const result = splitText(text, createToolResolver(tools), true);
-  return { text: result.text, calls: result.calls };
+  return { text: result.text, calls: result.calls, ...(result.cutOff ? { cutOff: true } : {}) };
 }

@@ -58,3 +58,22 @@ describe('JSON that names a tool but is not a call (R-PARSE-2)', () => {
     });
   }
 });
+
+describe('a prompt-mode call cut off by the end of the stream (R-PARSE-8)', () => {
+  it('is-never-repaired-into-a-run-and-says-so', async () => {
+    const fake = await startOllamaFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    const cut = 'Running it.\n{"server": "tools", "name": "echo", "arguments": {"text": "rm -rf /important/di';
+    fake.reply(ollamaReply.text(unevenChunks(cut)));
+    const events = await h.turn('do it');
+    expect(events.filter((e) => e.type === 'tool-call' || e.type === 'tool-result')).toEqual([]);
+    expect(JSON.stringify(events)).toContain("The model's tool call was cut off; it was not run.");
+    expect(fake.requests).toHaveLength(1);
+  });
+});

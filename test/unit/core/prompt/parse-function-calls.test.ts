@@ -184,10 +184,15 @@ describe('parseFunctionCalls: accepted shapes', () => {
     expect(calls(text)).toEqual([resolveJava]);
   });
 
-  it('call-cut-off-at-the-end-is-completed', () => {
-    expect(
-      calls('{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"'),
-    ).toEqual([resolveJava]);
+  it('a-call-cut-off-at-the-end-is-never-completed-into-a-run-and-stays-text', () => {
+    // R-PARSE-8 (sharpened): `{"text": "rm -rf /important/dir` must not run as a complete string.
+    const cut =
+      'On it.\n{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "ja';
+    const result = parseFunctionCalls(cut, tools);
+    expect(result.calls).toEqual([]);
+    expect(result.text).toBe(cut);
+    expect(result.cutOff).toBe(true);
+    expect(parseFunctionCalls('A brace { that never closes', tools).cutOff).toBeUndefined();
   });
 
   it('mixed-with-prose-before-and-after', () => {
