@@ -69,7 +69,8 @@ describe('a prompt-mode call cut off by the end of the stream (R-PARSE-8)', () =
       servers: { tools: testServerEntry() },
     });
     cleanups.push(() => h.close());
-    const cut = 'Running it.\n{"server": "tools", "name": "echo", "arguments": {"text": "rm -rf /important/di';
+    const cut =
+      'Running it.\n{"server": "tools", "name": "echo", "arguments": {"text": "rm -rf /important/di';
     fake.reply(ollamaReply.text(unevenChunks(cut)));
     const events = await h.turn('do it');
     expect(events.filter((e) => e.type === 'tool-call' || e.type === 'tool-result')).toEqual([]);
