@@ -53,7 +53,8 @@ type Mode =
   | 'fence-open' // the info string of a fence, up to its line break
   | 'fence-body' // a json-ish fence, held until it closes
   | 'code' // a fence that is not a call, shown until it closes
-  | 'json' // a `{` or `[` at the start of a line
+  | 'json' // a `{` or `[` at the start of a line, or a mid-line `{` whose first key is a call key
+  | 'key-probe' // a mid-line `{`, held until its first key shows whether it may open a call (R-PARSE-6)
   | 'tag-open' // `<tool_call` / `<function_call` up to its `>`
   | 'tag-body' // held up to the closing tag
   | 'after-call'; // drops the blank rest of the line after a hidden call
@@ -69,6 +70,10 @@ const JSONISH_FENCES = new Set([
   'xml',
 ]);
 const MAX_TAG_OPEN = 200;
+/** The first keys that let a mid-line `{` open a call (R-PARSE-6), quoted as they are written. */
+const CALL_FIRST_KEYS = ['"server"', '"name"', '"function"', '"tool"'];
+/** A probe reads no further than this: blanks and one quoted key. */
+const MAX_KEY_PROBE = 40;
 
 function isBlank(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\r' || c === '\n';
@@ -226,6 +231,8 @@ class Splitter implements HoldBack {
         return this.stepCode(s, i);
       case 'json':
         return this.stepJson(s, i);
+      case 'key-probe':
+        return this.stepKeyProbe(s, i);
       case 'tag-open':
         return this.stepTagOpen(s, i);
       case 'tag-body':
@@ -262,6 +269,12 @@ class Splitter implements HoldBack {
         this.emit(s.slice(from, j + 1));
         from = j + 1;
         this.lineStart = true;
+      } else if (c === '{' && !this.neverCloses.has(at) && this.charBefore(s, j) !== '`') {
+        // After prose on the same line (`… the calculator: {"name": …}`): decided by its first key. Not in
+        // inline code, where a model shows the format rather than using it.
+        this.emit(s.slice(from, j));
+        this.hold('key-probe', c, at);
+        return j + 1;
       } else if (c === '<') {
         this.emit(s.slice(from, j));
         this.hold('tag-open', c, at);
@@ -272,6 +285,33 @@ class Splitter implements HoldBack {
     }
     if (this.lineStart) this.indent += s.slice(from);
     else this.emit(s.slice(from));
+    return s.length;
+  }
+
+  private charBefore(s: string, j: number): string {
+    return j > 0 ? s.charAt(j - 1) : (this.out || this.shown).slice(-1);
+  }
+
+  /** A mid-line `{`: a call's first key makes it a JSON candidate; anything else is shown at once. */
+  private stepKeyProbe(s: string, i: number): number {
+    for (let j = i; j < s.length; j++) {
+      this.held += s.charAt(j);
+      const key = this.held.slice(1).trimStart();
+      if (key === '' && this.held.length < MAX_KEY_PROBE) continue;
+      if (CALL_FIRST_KEYS.some((k) => key.startsWith(k))) {
+        // Read it again as a JSON candidate from its `{`.
+        const rest = this.held.slice(1);
+        this.mode = 'json';
+        this.held = '{';
+        this.json = new JsonCandidateScanner(true);
+        this.frames.push({ s: rest, i: 0, base: this.heldStart + 1 });
+        return j + 1;
+      }
+      if (!CALL_FIRST_KEYS.some((k) => k.startsWith(key))) {
+        this.rejectCandidate();
+        return j + 1;
+      }
+    }
     return s.length;
   }
 
@@ -411,13 +451,13 @@ class Splitter implements HoldBack {
     this.toText(false);
   }
 
-  // Only a call counts here; anything else keeps the strict scan going.
   /** Whether the held, unclosed JSON would be a call once its closers were added. */
   private wouldBeCall(): boolean {
     const parsed = parseLenientJson(this.held);
     return parsed.ok && classifyValue(parsed.value, this.resolver, false) !== null;
   }
 
+  // Only a call counts here; anything else keeps the strict scan going.
   private decideLooseJson(): boolean {
     const parsed = parseLenientJson(this.held);
     const calls = parsed.ok ? classifyValue(parsed.value, this.resolver, false) : null;
@@ -544,6 +584,10 @@ class Splitter implements HoldBack {
           }
           for (const at of this.json.unclosedOpeners()) this.neverCloses.add(at);
           break;
+        case 'key-probe':
+          this.release(this.held);
+          this.toText(false);
+          return;
         case 'tag-open':
           break;
         case 'tag-body':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFunctionCalls, type ToolRef } from '../../../../core/prompt/index.js';
+import { createHoldBack, parseFunctionCalls, type ToolRef } from '../../../../core/prompt/index.js';
 
 const tools: ToolRef[] = [
   { server: 'context7', name: 'resolve-library-id' },
@@ -342,5 +342,52 @@ describe('parseFunctionCalls: attempted calls', () => {
         message: 'There is no tool "y" on server "x". No tool is available.',
       },
     ]);
+  });
+});
+
+describe('calls after prose on the same line (R-PARSE-6)', () => {
+  const java = {
+    type: 'call',
+    server: 'context7',
+    name: 'resolve-library-id',
+    arguments: { libraryName: 'java' },
+  };
+
+  it('a-call-after-prose-is-found-and-the-prose-around-it-kept', () => {
+    const result = parseFunctionCalls(
+      'I will use the resolver: {"name": "resolve-library-id", "arguments": {"libraryName": "java"}} and wait.',
+      tools,
+    );
+    expect(result.calls).toEqual([java]);
+    expect(result.text).toBe('I will use the resolver: and wait.');
+  });
+
+  it('a-pretty-printed-call-opened-mid-line-is-found', () => {
+    const result = parseFunctionCalls(
+      'Calling it now: {\n  "server": "context7",\n  "name": "resolve-library-id",\n  "arguments": {"libraryName": "java"}\n}',
+      tools,
+    );
+    expect(result.calls).toEqual([java]);
+  });
+
+  it('ordinary-braces-and-data-in-prose-stay-text', () => {
+    for (const text of [
+      'Use a set like {1, 2, 3} here.',
+      'The object {"a": 1} is data.',
+      'A person {"name": "Alice", "age": 3} is not a call.',
+      'Write `{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}` to call it.',
+      'An unfinished { "name',
+    ]) {
+      const result = parseFunctionCalls(text, tools);
+      expect([text, result.calls]).toEqual([text, []]);
+      expect(result.text).toBe(text);
+    }
+  });
+
+  it('streaming-shows-prose-braces-at-once', () => {
+    const holdBack = createHoldBack(tools);
+    expect(holdBack.push('Use a set like {1').show).toBe('Use a set like {1');
+    expect(holdBack.push(' and {"a"').show).toBe(' and {"a"');
+    expect(holdBack.push(' then {"na').show).toBe(' then ');
   });
 });

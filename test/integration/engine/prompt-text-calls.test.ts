@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ollamaReply, startOllamaFake } from '../../fakes/ollama-fake.js';
 import { answerText, EngineHarness, status, testServerEntry } from '../../helpers/engine-harness.js';
 
-// R-PARSE-2 (issue 16, in part): answers that show JSON naming a tool are text. Each is streamed through the
-// Ollama fake in uneven chunks; nothing may run (no tool-call event, no tool message, no second request), nothing
-// may be answered with an error, and the screen shows the text as written.
+// Prompt-mode calls in a model's text (issue 16, in part), each answer streamed through the Ollama fake in uneven
+// chunks. R-PARSE-2: JSON that names a tool but is not a call is shown as written; nothing runs (no tool-call event,
+// no tool message, no second request) and nothing is answered with an error. R-PARSE-8: a call cut off by the end
+// of the stream never runs. R-PARSE-6: a call after prose on the same line runs, and the prose is kept.
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -76,5 +77,28 @@ describe('a prompt-mode call cut off by the end of the stream (R-PARSE-8)', () =
     expect(events.filter((e) => e.type === 'tool-call' || e.type === 'tool-result')).toEqual([]);
     expect(JSON.stringify(events)).toContain("The model's tool call was cut off; it was not run.");
     expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('a call after prose on the same line (R-PARSE-6)', () => {
+  it('runs-once-keeps-the-prose-and-never-shows-the-json', async () => {
+    const fake = await startOllamaFake();
+    cleanups.push(() => fake.close());
+    const h = await EngineHarness.start({
+      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
+      config: { toolCallMode: 'auto' },
+      servers: { tools: testServerEntry() },
+    });
+    cleanups.push(() => h.close());
+    const text =
+      'I will use the echo tool: {"name": "echo", "arguments": {"text": "mid-line"}} and report back.';
+    fake.reply(ollamaReply.text(unevenChunks(text)), ollamaReply.text(['It echoed mid-line.']));
+    const events = await h.turn('echo it');
+    expect(events.filter((e) => e.type === 'tool-call')).toHaveLength(1);
+    expect(answerText(events)).toBe('I will use the echo tool: and report back.It echoed mid-line.');
+    const tools = (fake.requests[1]!.body.messages as { role: string; content: string }[]).filter(
+      (m) => m.role === 'tool',
+    );
+    expect(tools).toEqual([{ role: 'tool', content: 'mid-line', tool_name: 'echo' }]);
   });
 });
