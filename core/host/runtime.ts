@@ -1,6 +1,6 @@
-import type { CommandContext, McpServerView } from '../commands/command-types.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { CommandContext, McpServerView } from '../commands/command-types.js';
 import { activeModelChanges } from '../config/active-model-changes.js';
 import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
 import { updateJsonFile } from '../config/json-edit.js';
