@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors/provider-error.js';
 import { cancelledError, type ErrorContext } from './provider-errors.js';
-import type { Timers } from './chat-model-options.js';
+import { realTimers, type ChatModelOptions, type Timers } from './chat-model-options.js';
 
 /**
  * The idle timeout fired mid-stream (R-PROV-5): the request was cancelled and what arrived so far is the
@@ -34,6 +34,20 @@ export function formatSeconds(ms: number): string {
  * `firstByteMs`, or when the stream is silent for `idleMs` while we wait for it. Time the consumer spends
  * between parts does not count as silence. Timers are armed once and re-armed lazily (no per-chunk timers).
  */
+/** The watchdog of one call to `options.model`, with its configured timeouts. */
+export function callControlFor(
+  signal: AbortSignal,
+  options: ChatModelOptions,
+  context: ErrorContext,
+): CallControl {
+  return new CallControl(signal, {
+    firstByteMs: options.model.firstByteTimeoutMs,
+    idleMs: options.model.idleTimeoutMs,
+    timers: options.timers ?? realTimers,
+    context,
+  });
+}
+
 export class CallControl {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
@@ -52,6 +66,24 @@ export class CallControl {
     else caller.addEventListener('abort', this.onCallerAbort, { once: true });
     this.waitingSince = options.timers.now();
     this.arm(options.firstByteMs);
+  }
+
+  /**
+   * The next item of an SDK stream under this watchdog: waiting and data marked around it, an error mapped by
+   * `fail`, and never an item the SDK had buffered once the call is cancelled. Undefined at the end.
+   */
+  async next<T>(iterator: AsyncIterator<T>, fail: (error: unknown) => ProviderError): Promise<T | undefined> {
+    this.waiting();
+    let next: IteratorResult<T>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      throw fail(error);
+    }
+    if (this.signal.aborted) throw fail(new Error('aborted'));
+    if (next.done) return undefined;
+    this.gotData();
+    return next.value;
   }
 
   /** Call right before awaiting the next piece of the stream. */

@@ -11,12 +11,12 @@ import type { NativeToolCall, Usage } from '../../types/message.js';
 import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
-import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import type { ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
 import { isCompleteJson } from '../json-complete.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
-import { CallControl } from '../timeouts.js';
+import { callControlFor } from '../timeouts.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { defaultMaxTokens, thinkingBudget, thinkingStyle, type ThinkingStyle } from './model-rules.js';
@@ -84,13 +84,8 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
-    const { model, logger } = this.options;
-    const control = new CallControl(signal, {
-      firstByteMs: model.firstByteTimeoutMs,
-      idleMs: model.idleTimeoutMs,
-      timers: this.options.timers ?? realTimers,
-      context: this.context,
-    });
+    const { logger } = this.options;
+    const control = callControlFor(signal, this.options, this.context);
     const fail = (error: unknown): ProviderError =>
       control.abortError() ?? mapAnthropicError(error, this.context);
     const sdk = this.sdkClient().withOptions({
@@ -110,18 +105,11 @@ export class AnthropicChatModel implements ChatModel {
       let usage: Usage = { inputTokens: 0, outputTokens: 0 };
       let stopReason: string | null | undefined;
       let stopped = false;
-      for (;;) {
-        control.waiting();
-        let next: IteratorResult<RawMessageStreamEvent>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          throw fail(error);
-        }
-        if (control.signal.aborted) throw fail(new Error('aborted'));
-        if (next.done) break;
-        control.gotData();
-        const event = next.value;
+      for (
+        let event = await control.next(iterator, fail);
+        event;
+        event = await control.next(iterator, fail)
+      ) {
         switch (event.type) {
           case 'message_start':
             usage = {

@@ -3,13 +3,13 @@ import type { ChatStreamPart } from '../../types/chat-stream.js';
 import type { NativeToolCall, Usage } from '../../types/message.js';
 import type { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
-import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import type { ChatModelOptions } from '../chat-model-options.js';
 import type { ErrorContext } from '../provider-errors.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
 import { ThinkTagSplitter } from '../think-tags.js';
-import { CallControl } from '../timeouts.js';
+import { callControlFor } from '../timeouts.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { mapOllamaError } from './map-ollama-error.js';
 import { ollamaFetch } from './ollama-fetch.js';
@@ -45,12 +45,7 @@ export class OllamaChatModel implements ChatModel {
     const { model, logger } = this.options;
     const body = this.buildBody(request);
     logger.debug(`ollama request to ${model.baseUrl}/api/chat: ${JSON.stringify(body)}`);
-    const control = new CallControl(signal, {
-      firstByteMs: model.firstByteTimeoutMs,
-      idleMs: model.idleTimeoutMs,
-      timers: this.options.timers ?? realTimers,
-      context: this.context,
-    });
+    const control = callControlFor(signal, this.options, this.context);
     // One SDK client per call: its fetch carries this call's signal.
     const sdk = new Ollama({ host: model.baseUrl, fetch: ollamaFetch(this.context, () => control.signal) });
     const fail = (error: unknown): ProviderError =>
@@ -70,19 +65,11 @@ export class OllamaChatModel implements ChatModel {
       const calls: NativeToolCall[] = [];
       let usage: Usage | undefined;
       let doneReason = '';
-      for (;;) {
-        control.waiting();
-        let next: IteratorResult<ChatResponse>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          throw fail(error);
-        }
-        // Parts already buffered by the SDK must not outrun a cancel.
-        if (control.signal.aborted) throw fail(new Error('aborted'));
-        if (next.done) break;
-        control.gotData();
-        const chunk = next.value;
+      for (
+        let chunk = await control.next(iterator, fail);
+        chunk;
+        chunk = await control.next(iterator, fail)
+      ) {
         const message = chunk.message;
         if (message?.thinking) yield log.reasoningPart(message.thinking);
         if (message?.content) {

@@ -8,14 +8,14 @@ import type { Usage } from '../../types/message.js';
 import { envReferenceName, resolveApiKey } from '../../config/load-config.js';
 import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
-import { realTimers, type ChatModelOptions } from '../chat-model-options.js';
+import type { ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
 import { htmlPageError, notStreamedError, truncatedError, type ErrorContext } from '../provider-errors.js';
 import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
 import { ThinkTagSplitter } from '../think-tags.js';
-import { CallControl } from '../timeouts.js';
+import { callControlFor } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { modelRules, rejectsTemperature, type ModelRules } from './model-rules.js';
@@ -74,12 +74,7 @@ export class OpenAIChatModel implements ChatModel {
     const body = this.buildBody(request);
     logger.debug(`openai request to ${model.baseUrl}/chat/completions: ${JSON.stringify(body)}`);
 
-    const control = new CallControl(signal, {
-      firstByteMs: model.firstByteTimeoutMs,
-      idleMs: model.idleTimeoutMs,
-      timers: this.options.timers ?? realTimers,
-      context: this.context,
-    });
+    const control = callControlFor(signal, this.options, this.context);
     const fail = (error: unknown): ProviderError =>
       control.abortError() ?? mapOpenAIError(error, this.context);
     // This call's client watches the body's bytes, keep-alive comments included, for the timers.
@@ -114,19 +109,11 @@ export class OpenAIChatModel implements ChatModel {
       const log = new AnswerLog(this.options.logResponses ?? true);
       let usage: Usage | undefined;
       let finishReason: string | undefined;
-      for (;;) {
-        control.waiting();
-        let next: IteratorResult<ChatCompletionChunk>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          throw fail(error);
-        }
-        // Parts already buffered by the SDK must not outrun a cancel.
-        if (control.signal.aborted) throw fail(new Error('aborted'));
-        if (next.done) break;
-        control.gotData();
-        const chunk = next.value;
+      for (
+        let chunk = await control.next(iterator, fail);
+        chunk;
+        chunk = await control.next(iterator, fail)
+      ) {
         if (chunk.usage)
           usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
         // The answer is choice 0; a server or proxy that sends more choices (n > 1) adds nothing to it.
