@@ -29,7 +29,7 @@ import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from
 import { nextQuestionId } from './question-ids.js';
 import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
-import { addUsage, roughTokens } from './usage.js';
+import { addUsage, estimateUsage } from './usage.js';
 import { addModelHint } from '../config/add-model-hint.js';
 
 export const RESPONSE_CANCELLED = 'Response cancelled.';
@@ -235,7 +235,7 @@ export class Engine {
         }
       }
       if (signal.aborted) throw new Error('aborted');
-      usage = addUsage(usage, result.usage ?? this.estimateUsage(prepared, result));
+      usage = addUsage(usage, result.usage ?? estimateUsage(prepared.messages, result.content));
 
       const calls: RequestedCall[] = withhold
         ? []
@@ -387,15 +387,6 @@ export class Engine {
       if (part.type === 'text-delta') out += part.text;
     }
     return out.trim();
-  }
-
-  /**
-   * R-PROV-6: a provider that reports no usage gets an estimate, marked as such. A cheap one on purpose:
-   * loading the BPE tokenizer costs ~250 ms and ~40 MB, which a one-shot answer must not pay after its last byte.
-   */
-  private estimateUsage(prepared: PreparedContext, result: ModelCallResult): Usage {
-    const input = prepared.messages.reduce((n, m) => n + roughTokens(m.content), 0);
-    return { inputTokens: input, outputTokens: roughTokens(result.content), estimated: true };
   }
 
   private now(): Date {
