@@ -12,6 +12,19 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A prompt-mode model on the Ollama fake, the test MCP server, calls run without asking. */
+async function ollamaInAutoMode() {
+  const fake = await startOllamaFake();
+  cleanups.push(() => fake.close());
+  const h = await EngineHarness.start({
+    model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
+    config: { toolCallMode: 'auto' },
+    servers: { tools: testServerEntry() },
+  });
+  cleanups.push(() => h.close());
+  return { fake, h };
+}
+
 /** `text` cut into pieces of 1, 2, 3, 5, 8… characters, so every key and brace is split somewhere. */
 function unevenChunks(text: string): string[] {
   const sizes = [1, 2, 3, 5, 8, 13];
@@ -42,14 +55,7 @@ const NOT_CALLS: [string, string][] = [
 describe('JSON that names a tool but is not a call (R-PARSE-2)', () => {
   for (const [what, text] of NOT_CALLS) {
     it(`${what.replaceAll(' ', '-')}-is-shown-and-never-run`, async () => {
-      const fake = await startOllamaFake();
-      cleanups.push(() => fake.close());
-      const h = await EngineHarness.start({
-        model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
-        config: { toolCallMode: 'auto' },
-        servers: { tools: testServerEntry() },
-      });
-      cleanups.push(() => h.close());
+      const { fake, h } = await ollamaInAutoMode();
       fake.reply(ollamaReply.text(unevenChunks(text)));
       const events = await h.turn('show me');
       expect(events.filter((e) => e.type === 'tool-call' || e.type === 'tool-result')).toEqual([]);
@@ -62,14 +68,7 @@ describe('JSON that names a tool but is not a call (R-PARSE-2)', () => {
 
 describe('a prompt-mode call cut off by the end of the stream (R-PARSE-8)', () => {
   it('is-never-repaired-into-a-run-and-says-so', async () => {
-    const fake = await startOllamaFake();
-    cleanups.push(() => fake.close());
-    const h = await EngineHarness.start({
-      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
-      config: { toolCallMode: 'auto' },
-      servers: { tools: testServerEntry() },
-    });
-    cleanups.push(() => h.close());
+    const { fake, h } = await ollamaInAutoMode();
     const cut =
       'Running it.\n{"server": "tools", "name": "echo", "arguments": {"text": "rm -rf /important/di';
     fake.reply(ollamaReply.text(unevenChunks(cut)));
@@ -82,14 +81,7 @@ describe('a prompt-mode call cut off by the end of the stream (R-PARSE-8)', () =
 
 describe('a call after prose on the same line (R-PARSE-6)', () => {
   it('runs-once-keeps-the-prose-and-never-shows-the-json', async () => {
-    const fake = await startOllamaFake();
-    cleanups.push(() => fake.close());
-    const h = await EngineHarness.start({
-      model: { name: 'qwen3', provider: 'ollama', baseUrl: fake.baseUrl },
-      config: { toolCallMode: 'auto' },
-      servers: { tools: testServerEntry() },
-    });
-    cleanups.push(() => h.close());
+    const { fake, h } = await ollamaInAutoMode();
     const text =
       'I will use the echo tool: {"name": "echo", "arguments": {"text": "mid-line"}} and report back.';
     fake.reply(ollamaReply.text(unevenChunks(text)), ollamaReply.text(['It echoed mid-line.']));
