@@ -1,6 +1,7 @@
-import { CALL_TAG_NAMES, readCallTag } from './call-tag.js';
 import { classifyValue } from './classify-call.js';
 import { FenceCloser } from './fence-closer.js';
+import { endOfTurnToken } from './formats/end-of-turn.js';
+import { CALL_FORMATS, readToolCode, type CallFormat, type CallReader } from './formats/index.js';
 import type { FunctionCall } from './function-call.js';
 import { JsonCandidateScanner } from './json-candidate-scanner.js';
 import { parseLenientJson } from './lenient-json.js';
@@ -55,8 +56,7 @@ type Mode =
   | 'code' // a fence that is not a call, shown until it closes
   | 'json' // a `{` or `[` at the start of a line, or a mid-line `{` whose first key is a call key
   | 'key-probe' // a mid-line `{`, held until its first key shows whether it may open a call (R-PARSE-6)
-  | 'tag-open' // `<tool_call` / `<function_call` up to its `>`
-  | 'tag-body' // held up to the closing tag
+  | 'marker' // the formats of the table in formats/ read it side by side until one ends or all reject
   | 'after-call'; // drops the blank rest of the line after a hidden call
 
 const JSONISH_FENCES = new Set([
@@ -69,11 +69,17 @@ const JSONISH_FENCES = new Set([
   'function_call',
   'xml',
 ]);
-const MAX_TAG_OPEN = 200;
 /** The first keys that let a mid-line `{` open a call (R-PARSE-6), quoted as they are written. */
-const CALL_FIRST_KEYS = ['"server"', '"name"', '"function"', '"tool"'];
+const CALL_FIRST_KEYS = ['"server"', '"name"', '"function"', '"tool"', '"tool_calls"'];
 /** A probe reads no further than this: blanks and one quoted key. */
 const MAX_KEY_PROBE = 40;
+
+/** The characters that may start a format's candidate after prose on the same line. */
+const ANYWHERE_FIRST_CHARS = new Set(
+  CALL_FORMATS.filter((f) => !f.lineStartOnly).flatMap((f) => [...f.firstChars]),
+);
+
+const AFTER_CALL_FORMATS = [endOfTurnToken, ...CALL_FORMATS];
 
 function isBlank(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\r' || c === '\n';
@@ -99,7 +105,7 @@ class Splitter implements HoldBack {
   // Learnt from candidates that did not close: line-start openers that never close, and tags whose closing
   // tag never comes. Reading the text again then rejects them at once, which keeps the work linear.
   private readonly neverCloses = new Set<number>();
-  private readonly tagsNeverClose = new Set<string>();
+  private readonly formatsNeverEnd = new Set<CallFormat>();
 
   private json = new JsonCandidateScanner(true);
   private fence = new FenceCloser(3);
@@ -109,10 +115,10 @@ class Splitter implements HoldBack {
   private bodyStart = 0;
   private lineStartInHeld = 0;
   private significant = false;
-  private tagName = '';
-  private tagCandidates: readonly string[] = CALL_TAG_NAMES;
-  private closer = '';
-  private closeMatch = 0;
+  private fenceLang = '';
+  /** The formats still reading the held candidate; a line-start `[` none of them takes is tried as JSON. */
+  private readers: { format: CallFormat; reader: CallReader }[] = [];
+  private jsonAfterFormats = false;
 
   constructor(
     private readonly resolver: ToolResolver,
@@ -193,7 +199,7 @@ class Splitter implements HoldBack {
     const held = this.held;
     this.release(held.slice(0, 1));
     this.toText(false);
-    this.tagName = '';
+    this.readers = [];
     if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0, base: this.heldStart + 1 });
   }
 
@@ -201,7 +207,7 @@ class Splitter implements HoldBack {
     this.calls.push(...calls);
     this.held = '';
     this.indent = '';
-    this.tagName = '';
+    this.readers = [];
     this.mode = 'after-call';
   }
 
@@ -233,10 +239,8 @@ class Splitter implements HoldBack {
         return this.stepJson(s, i);
       case 'key-probe':
         return this.stepKeyProbe(s, i);
-      case 'tag-open':
-        return this.stepTagOpen(s, i);
-      case 'tag-body':
-        return this.stepTagBody(s, i);
+      case 'marker':
+        return this.stepMarker(s, i);
       case 'after-call':
         return this.stepAfterCall(s, i);
     }
@@ -250,15 +254,19 @@ class Splitter implements HoldBack {
       if (this.lineStart) {
         // The indentation of a line is kept back too: a hidden call takes its indentation with it.
         if (c === ' ' || c === '\t' || c === '\r') continue;
-        if ((c === '{' || c === '[') && !this.neverCloses.has(at)) {
-          this.indent += s.slice(from, j);
-          this.hold('json', c, at);
-          this.json = new JsonCandidateScanner(c === '{');
-          return j + 1;
-        }
+        const json = (c === '{' || c === '[') && !this.neverCloses.has(at);
         if (c === '`' && this.allowFences) {
           this.indent += s.slice(from, j);
           this.hold('ticks', c, at);
+          return j + 1;
+        }
+        if (c !== '{' && this.startFormats(c, at, true, json)) {
+          this.indent += s.slice(from, j);
+          return j + 1;
+        }
+        if (json) {
+          this.indent += s.slice(from, j);
+          this.startJson(c, at);
           return j + 1;
         }
         this.lineStart = false;
@@ -275,12 +283,12 @@ class Splitter implements HoldBack {
         this.emit(s.slice(from, j));
         this.hold('key-probe', c, at);
         return j + 1;
-      } else if (c === '<') {
-        this.emit(s.slice(from, j));
-        this.hold('tag-open', c, at);
-        this.tagName = '';
-        this.tagCandidates = CALL_TAG_NAMES;
-        return j + 1;
+      } else if (ANYWHERE_FIRST_CHARS.has(c)) {
+        const before = s.slice(from, j);
+        if (this.startFormats(c, at, false, false)) {
+          this.emit(before);
+          return j + 1;
+        }
       }
     }
     if (this.lineStart) this.indent += s.slice(from);
@@ -357,9 +365,11 @@ class Splitter implements HoldBack {
     this.fence = new FenceCloser(this.openTicks);
     if (JSONISH_FENCES.has(lang)) {
       this.mode = 'fence-body';
+      this.fenceLang = lang;
       this.bodyStart = this.held.length;
       this.lineStartInHeld = this.held.length;
-      this.significant = false;
+      // Gemma's tool_code holds Python calls, not JSON.
+      this.significant = lang === 'tool_code';
     } else {
       this.release(this.held);
       this.mode = 'code';
@@ -394,7 +404,11 @@ class Splitter implements HoldBack {
     // A closing fence written right after the JSON (`}```) is not part of the body.
     const body = fenceBody.replace(/`+\s*$/, '');
     const whole = parseLenientJson(body);
-    const direct = whole.ok ? classifyValue(whole.value, this.resolver, false) : null;
+    const direct = whole.ok
+      ? classifyValue(whole.value, this.resolver, false)
+      : this.fenceLang === 'tool_code'
+        ? readToolCode(body, this.resolver)
+        : null;
     if (direct) return this.hide(direct);
     const inner = splitText(body, this.resolver, false);
     if (inner.calls.length > 0 && inner.text.trim() === '') return this.hide(inner.calls);
@@ -465,79 +479,85 @@ class Splitter implements HoldBack {
     return calls !== null;
   }
 
-  private stepTagOpen(s: string, i: number): number {
+  /** Starts the formats that may begin with `c` here; false when there are none. */
+  private startFormats(
+    c: string,
+    at: number,
+    lineStart: boolean,
+    jsonAfter: boolean,
+    table: readonly CallFormat[] = CALL_FORMATS,
+  ): boolean {
+    const formats = table.filter(
+      (f) => f.firstChars.includes(c) && (lineStart || !f.lineStartOnly) && !this.formatsNeverEnd.has(f),
+    );
+    if (formats.length === 0) return false;
+    this.hold('marker', '', at);
+    this.readers = formats.map((format) => ({ format, reader: format.read() }));
+    this.jsonAfterFormats = jsonAfter;
+    this.frames.push({ s: c, i: 0, base: at });
+    return true;
+  }
+
+  private startJson(c: string, at: number): void {
+    this.hold('json', c, at);
+    this.json = new JsonCandidateScanner(c === '{');
+  }
+
+  private stepMarker(s: string, i: number): number {
     for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
-      const at = this.held.length + (j - i);
-      if (this.tagName === '') {
-        // Still inside `<tool_call` / `<function_call`: keep the names this character continues.
-        this.tagCandidates = this.tagCandidates.filter((n) => `<${n}`.charAt(at) === c);
-        const name = this.tagCandidates[0];
-        if (name === undefined) return this.failTag(s, i, j);
-        if (at === name.length) this.tagName = name;
-        continue;
-      }
-      // Right after the name: `>`, `/` or a blank; `<tool_calls>` is another tag.
-      if (at === this.tagName.length + 1 && c !== '>' && c !== '/' && !isBlank(c))
-        return this.failTag(s, i, j);
-      if (c === '>') {
-        this.held += s.slice(i, j + 1);
-        this.openTag();
-        return j + 1;
-      }
-      if (at >= MAX_TAG_OPEN) return this.failTag(s, i, j);
-    }
-    this.held += s.slice(i);
-    return s.length;
-  }
-
-  private failTag(s: string, i: number, j: number): number {
-    this.held += s.slice(i, j);
-    this.rejectCandidate();
-    return j;
-  }
-
-  private openTag(): void {
-    if (this.tagsNeverClose.has(this.tagName)) return this.rejectCandidate();
-    this.closer = `</${this.tagName}>`;
-    this.closeMatch = 0;
-    this.bodyStart = this.held.length;
-    this.significant = false;
-    if (this.held.endsWith('/>')) this.decideTag('', true);
-    else this.mode = 'tag-body';
-  }
-
-  private stepTagBody(s: string, i: number): number {
-    for (let j = i; j < s.length; j++) {
-      const c = s.charAt(j);
-      // `<` occurs only at the start of the closer, so a mismatch restarts the match at this character.
-      if (c === this.closer.charAt(this.closeMatch)) {
-        this.closeMatch++;
-        if (this.closeMatch === this.closer.length) {
-          this.held += s.slice(i, j + 1);
-          this.decideTag(this.held.slice(this.bodyStart, this.held.length - this.closer.length), true);
+      const ended: CallFormat[] = [];
+      this.readers = this.readers.filter(({ format, reader }) => {
+        const step = reader.feed(c);
+        if (step === 'end') ended.push(format);
+        return step === 'more';
+      });
+      const text = this.held + s.slice(i, j + 1);
+      for (const format of ended) {
+        const calls = format.decide(text, true, this.resolver);
+        // An empty list is text to drop (an end-of-turn token after a call).
+        if (Array.isArray(calls)) {
+          this.hide(calls);
           return j + 1;
         }
-      } else this.closeMatch = c === '<' ? 1 : 0;
-      if (!this.significant && this.closeMatch === 0 && !isBlank(c)) {
-        // `<tool_call>` mentioned in prose: what follows is not JSON.
-        if (c !== '{' && c !== '[') return this.failTag(s, i, j);
-        this.significant = true;
+      }
+      if (this.readers.length === 0) {
+        // The character that ended a reader belongs to the candidate; one that every reader refused does not.
+        this.held = ended.length > 0 ? text : text.slice(0, -1);
+        this.noFormatTakesIt();
+        return ended.length > 0 ? j + 1 : j;
       }
     }
     this.held += s.slice(i);
     return s.length;
   }
 
-  private decideTag(body: string, closed: boolean): boolean {
-    const calls = readCallTag(this.tagName, this.held.slice(0, this.bodyStart), body, closed, this.resolver);
-    if (calls) this.hide(calls);
-    return calls !== null;
+  private noFormatTakesIt(): void {
+    if (!this.jsonAfterFormats) return this.rejectCandidate();
+    const rest = this.held.slice(1);
+    this.startJson(this.held.charAt(0), this.heldStart);
+    this.frames.push({ s: rest, i: 0, base: this.heldStart + 1 });
+  }
+
+  /** End of the message with formats still reading: a complete call still counts, a cut-off one never runs. */
+  private finishFormats(): 'hidden' | 'cut-off' | 'text' {
+    for (const { format } of this.readers) {
+      const calls = format.decide(this.held, false, this.resolver);
+      if (calls === 'cut-off') return 'cut-off';
+      if (calls && calls.length > 0) {
+        this.hide(calls);
+        return 'hidden';
+      }
+    }
+    for (const { format } of this.readers) if (format.endsAtMarker) this.formatsNeverEnd.add(format);
+    return 'text';
   }
 
   private stepAfterCall(s: string, i: number): number {
     const c = s.charAt(i);
     if (c === ' ' || c === '\t' || c === '\r') return i + 1;
+    // An end-of-turn token right after a call is dropped; another call may follow as well.
+    if (c === '<' && this.startFormats(c, this.frameBase + i, true, false, AFTER_CALL_FORMATS)) return i + 1;
     // What follows may be another call on the same line: read it as a line start.
     this.toText(true);
     return c === '\n' ? i + 1 : i;
@@ -588,12 +608,17 @@ class Splitter implements HoldBack {
           this.release(this.held);
           this.toText(false);
           return;
-        case 'tag-open':
+        case 'marker': {
+          const outcome = this.finishFormats();
+          if (outcome === 'hidden') continue;
+          if (outcome === 'cut-off') {
+            this.cutOff = true;
+            this.release(this.held);
+            this.toText(false);
+            return;
+          }
           break;
-        case 'tag-body':
-          if (this.significant && this.decideTag(this.held.slice(this.bodyStart), false)) continue;
-          this.tagsNeverClose.add(this.tagName);
-          break;
+        }
       }
       work += this.held.length;
       if (work > budget) {

@@ -1,0 +1,87 @@
+import { classifyValue } from '../classify-call.js';
+import { parseLenientJson } from '../lenient-json.js';
+import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { isBlank, isNameChar, JsonValueEnd, LiteralMatch } from './scan.js';
+
+const MARKER = '[TOOL_CALLS]';
+
+/**
+ * Mistral's `[TOOL_CALLS]` followed by a JSON array of calls (Mistral 7B v0.3, Mixtral, Nemo) or by
+ * `N[ARGS]{…}` (Mistral Small 3.2, Magistral, Devstral; `N[CALL_ID]id[ARGS]{…}` in some versions).
+ */
+export const mistralToolCalls: CallFormat = {
+  name: 'Mistral [TOOL_CALLS]',
+  firstChars: '[',
+  lineStartOnly: false,
+  endsAtMarker: false,
+  read: () => new MistralReader(),
+  decide(text, closed, resolver) {
+    if (!closed) return /[[{]/.test(text.slice(MARKER.length)) ? 'cut-off' : null;
+    const rest = text.slice(MARKER.length).trimStart();
+    if (rest.startsWith('[') || rest.startsWith('{')) {
+      const parsed = parseLenientJson(rest);
+      return parsed.ok ? classifyValue(parsed.value, resolver, true) : null;
+    }
+    const args = rest.indexOf('[ARGS]');
+    const name = rest.slice(0, rest.indexOf('[')).trim();
+    const parsed = parseLenientJson(rest.slice(args + '[ARGS]'.length));
+    return classifyValue({ name, arguments: parsed.ok ? parsed.value : '' }, resolver, true);
+  },
+};
+
+class MistralReader implements CallReader {
+  private phase: 'marker' | 'start' | 'name' | 'label' | 'call-id' | 'args-start' | 'json' = 'marker';
+  private readonly marker = new LiteralMatch(MARKER);
+  private readonly json = new JsonValueEnd();
+  private label = '';
+
+  feed(c: string): ReadStep {
+    switch (this.phase) {
+      case 'marker': {
+        const step = this.marker.feed(c);
+        if (step === 'fail') return 'reject';
+        if (step === 'done') this.phase = 'start';
+        return 'more';
+      }
+      case 'start':
+        if (isBlank(c)) return 'more';
+        if (c === '[' || c === '{') return this.startJson(c);
+        if (!isNameChar(c)) return 'reject';
+        this.phase = 'name';
+        return 'more';
+      case 'name':
+        if (isNameChar(c)) return 'more';
+        if (c !== '[') return 'reject';
+        this.phase = 'label';
+        this.label = '';
+        return 'more';
+      case 'label':
+        // `[ARGS]`, or `[CALL_ID]` followed by an id and then `[ARGS]`.
+        if (c !== ']') {
+          this.label += c;
+          return this.label.length > 8 ? 'reject' : 'more';
+        }
+        if (this.label === 'ARGS') this.phase = 'args-start';
+        else if (this.label === 'CALL_ID') this.phase = 'call-id';
+        else return 'reject';
+        return 'more';
+      case 'call-id':
+        if (c === '[') {
+          this.phase = 'label';
+          this.label = '';
+        } else if (!isNameChar(c)) return 'reject';
+        return 'more';
+      case 'args-start':
+        if (isBlank(c)) return 'more';
+        return c === '{' ? this.startJson(c) : 'reject';
+      case 'json':
+        return this.json.feed(c) ? 'end' : 'more';
+    }
+  }
+
+  private startJson(c: string): ReadStep {
+    this.phase = 'json';
+    this.json.feed(c);
+    return 'more';
+  }
+}

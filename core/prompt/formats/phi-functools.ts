@@ -1,0 +1,35 @@
+import { classifyValue } from '../classify-call.js';
+import { parseLenientJson } from '../lenient-json.js';
+import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { JsonValueEnd, LiteralMatch } from './scan.js';
+
+const MARKER = 'functools';
+
+/** Phi-4-mini's `functools[{"name": N, "arguments": {…}}, …]` at the start of a line. */
+export const phiFunctools: CallFormat = {
+  name: 'Phi-4 functools[…]',
+  firstChars: 'f',
+  lineStartOnly: true,
+  endsAtMarker: false,
+  read: () => new FunctoolsReader(),
+  decide(text, closed, resolver) {
+    if (!closed) return text.length > MARKER.length + 1 ? 'cut-off' : null;
+    const parsed = parseLenientJson(text.slice(MARKER.length));
+    return parsed.ok ? classifyValue(parsed.value, resolver, true) : null;
+  },
+};
+
+class FunctoolsReader implements CallReader {
+  private readonly marker = new LiteralMatch(`${MARKER}[`);
+  private json: JsonValueEnd | undefined;
+
+  feed(c: string): ReadStep {
+    if (this.json) return this.json.feed(c) ? 'end' : 'more';
+    const step = this.marker.feed(c);
+    if (step === 'done') {
+      this.json = new JsonValueEnd();
+      this.json.feed('[');
+    }
+    return step === 'fail' ? 'reject' : 'more';
+  }
+}

@@ -1,0 +1,56 @@
+import { classifyValue } from '../classify-call.js';
+import type { FunctionCall } from '../function-call.js';
+import type { ToolResolver } from '../tool-resolver.js';
+import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { parsePythonCalls, PythonCallEnd } from './python-calls.js';
+import { isBlank, isNameChar } from './scan.js';
+
+/**
+ * A list of Python-style calls on a line of its own, `[get_weather(city="Paris"), add(a=1, b=2)]`: Llama 3.2/3.3
+ * and Llama 4's pythonic tool format, Gemma 3's. Python-looking text is common in answers, so it is a call only
+ * when every name is an available tool.
+ */
+export const pythonicList: CallFormat = {
+  name: 'Llama 3.2+/Gemma pythonic [f(x=…)]',
+  firstChars: '[',
+  lineStartOnly: true,
+  endsAtMarker: false,
+  read: () => new PythonicListReader(),
+  decide(text, closed, resolver) {
+    if (!closed) return null;
+    const calls = parsePythonCalls(text);
+    if (!calls?.every((c) => resolver.resolve(undefined, c.name).kind === 'found')) return null;
+    return calls.flatMap((c) => classifyValue(c, resolver, true) ?? []);
+  },
+};
+
+/** Gemma's ```` ```tool_code ```` block: `print(default_api.f(x=…))` or `f(x=…)` lines; always an attempted call. */
+export function readToolCode(body: string, resolver: ToolResolver): FunctionCall[] | null {
+  const calls = parsePythonCalls(body);
+  return calls ? calls.flatMap((c) => classifyValue(c, resolver, true) ?? []) : null;
+}
+
+class PythonicListReader implements CallReader {
+  private phase: 'open' | 'start' | 'name' | 'python' = 'open';
+  private readonly python = new PythonCallEnd();
+
+  feed(c: string): ReadStep {
+    switch (this.phase) {
+      case 'open':
+        this.phase = 'start';
+        return this.python.feed(c);
+      case 'start':
+        if (isBlank(c)) return 'more';
+        if (!/[\p{L}_]/u.test(c)) return 'reject';
+        this.phase = 'name';
+        return 'more';
+      case 'name':
+        if (isNameChar(c)) return 'more';
+        if (c !== '(') return 'reject';
+        this.phase = 'python';
+        return this.python.feed(c);
+      case 'python':
+        return this.python.feed(c);
+    }
+  }
+}
