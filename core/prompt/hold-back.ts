@@ -2,6 +2,7 @@ import { classifyValue } from './classify-call.js';
 import { FenceCloser } from './fence-closer.js';
 import { endOfTurnToken } from './formats/end-of-turn.js';
 import { CALL_FORMATS, readToolCode, type CallFormat, type CallReader } from './formats/index.js';
+import { sameChar } from './formats/scan.js';
 import type { FunctionCall } from './function-call.js';
 import { JsonCandidateScanner } from './json-candidate-scanner.js';
 import { parseLenientJson } from './lenient-json.js';
@@ -76,10 +77,40 @@ const MAX_KEY_PROBE = 40;
 
 /** The characters that may start a format's candidate after prose on the same line. */
 const ANYWHERE_FIRST_CHARS = new Set(
-  CALL_FORMATS.filter((f) => !f.lineStartOnly).flatMap((f) => [...f.firstChars]),
+  CALL_FORMATS.filter((f) => !f.lineStartOnly).flatMap((f) => f.openers.map((o) => o.charAt(0))),
 );
 
+const MID_LINE = new RegExp(`[\\n{${[...ANYWHERE_FIRST_CHARS].map((c) => `\\${c}`).join('')}]`, 'g');
 const AFTER_CALL_FORMATS = [endOfTurnToken, ...CALL_FORMATS];
+
+/** A format and one of its openers, matched character by character before any reader starts. */
+interface OpenerEntry {
+  format: CallFormat;
+  opener: string;
+}
+/** The openers of a table by their first character, at a line start and after prose; built once. */
+interface OpenerIndex {
+  lineStart: ReadonlyMap<string, readonly OpenerEntry[]>;
+  midLine: ReadonlyMap<string, readonly OpenerEntry[]>;
+}
+
+function indexOpeners(table: readonly CallFormat[]): OpenerIndex {
+  const build = (lineStart: boolean) => {
+    const map = new Map<string, OpenerEntry[]>();
+    for (const format of table) {
+      if (!lineStart && format.lineStartOnly) continue;
+      for (const opener of format.openers) {
+        const first = opener.charAt(0);
+        map.set(first, [...(map.get(first) ?? []), { format, opener }]);
+      }
+    }
+    return map;
+  };
+  return { lineStart: build(true), midLine: build(false) };
+}
+
+const CALL_OPENERS = indexOpeners(CALL_FORMATS);
+const AFTER_CALL_OPENERS = indexOpeners(AFTER_CALL_FORMATS);
 
 function isBlank(c: string): boolean {
   return c === ' ' || c === '\t' || c === '\r' || c === '\n';
@@ -118,6 +149,8 @@ class Splitter implements HoldBack {
   private fenceLang = '';
   /** The formats still reading the held candidate; a line-start `[` none of them takes is tried as JSON. */
   private readers: { format: CallFormat; reader: CallReader }[] = [];
+  /** Before the readers start: the openers the held text still matches. */
+  private gate: OpenerEntry[] = [];
   private jsonAfterFormats = false;
 
   constructor(
@@ -199,7 +232,7 @@ class Splitter implements HoldBack {
     const held = this.held;
     this.release(held.slice(0, 1));
     this.toText(false);
-    this.readers = [];
+    this.readers.length = 0;
     if (held.length > 1) this.frames.push({ s: held.slice(1), i: 0, base: this.heldStart + 1 });
   }
 
@@ -207,7 +240,7 @@ class Splitter implements HoldBack {
     this.calls.push(...calls);
     this.held = '';
     this.indent = '';
-    this.readers = [];
+    this.readers.length = 0;
     this.mode = 'after-call';
   }
 
@@ -249,6 +282,12 @@ class Splitter implements HoldBack {
   private stepText(s: string, i: number): number {
     let from = i;
     for (let j = i; j < s.length; j++) {
+      if (!this.lineStart) {
+        // Prose: jump to the next character that can matter (a native search, much faster than a loop).
+        MID_LINE.lastIndex = j;
+        j = MID_LINE.exec(s)?.index ?? s.length;
+        if (j === s.length) break;
+      }
       const c = s.charAt(j);
       const at = this.frameBase + j;
       if (this.lineStart) {
@@ -431,6 +470,8 @@ class Splitter implements HoldBack {
   private stepJson(s: string, i: number): number {
     let from = i;
     for (let j = i; j < s.length; j++) {
+      j = this.json.skip(s, j);
+      if (j === s.length) break;
       switch (this.json.feed(s.charAt(j), this.frameBase + j)) {
         case 'more':
           break;
@@ -485,16 +526,18 @@ class Splitter implements HoldBack {
     at: number,
     lineStart: boolean,
     jsonAfter: boolean,
-    table: readonly CallFormat[] = CALL_FORMATS,
+    index: OpenerIndex = CALL_OPENERS,
   ): boolean {
-    const formats = table.filter(
-      (f) => f.firstChars.includes(c) && (lineStart || !f.lineStartOnly) && !this.formatsNeverEnd.has(f),
-    );
-    if (formats.length === 0) return false;
-    this.hold('marker', '', at);
-    this.readers = formats.map((format) => ({ format, reader: format.read() }));
+    const openers = (lineStart ? index.lineStart : index.midLine).get(c);
+    if (openers === undefined) return false;
+    this.gate.length = 0;
+    for (const e of openers) if (!this.formatsNeverEnd.has(e.format)) this.gate.push(e);
+    if (this.gate.length === 0) return false;
+    this.hold('marker', c, at);
+    this.readers.length = 0;
     this.jsonAfterFormats = jsonAfter;
-    this.frames.push({ s: c, i: 0, base: at });
+    // An opener of one character (`[`) has matched already: its readers start at once.
+    if (this.gate.some((e) => e.opener.length === 1)) this.startReaders();
     return true;
   }
 
@@ -503,17 +546,65 @@ class Splitter implements HoldBack {
     this.json = new JsonCandidateScanner(c === '{');
   }
 
-  private stepMarker(s: string, i: number): number {
+  /** Before any reader runs, the held text must go on matching an opener; most `<` and `[` stop here. */
+  private stepOpeners(s: string, i: number): number {
     for (let j = i; j < s.length; j++) {
       const c = s.charAt(j);
-      const ended: CallFormat[] = [];
-      this.readers = this.readers.filter(({ format, reader }) => {
-        const step = reader.feed(c);
-        if (step === 'end') ended.push(format);
-        return step === 'more';
-      });
+      const k = this.held.length + (j - i);
+      let alive = 0;
+      let matched = false;
+      for (const entry of this.gate) {
+        if (k < entry.opener.length && !sameChar(entry.opener.charAt(k), c)) continue;
+        this.gate[alive++] = entry;
+        matched ||= k + 1 >= entry.opener.length;
+      }
+      this.gate.length = alive;
+      if (alive === 0) {
+        this.held += s.slice(i, j);
+        this.noFormatTakesIt();
+        return j;
+      }
+      if (matched) {
+        this.held += s.slice(i, j + 1);
+        this.startReaders();
+        return j + 1;
+      }
+    }
+    this.held += s.slice(i);
+    return s.length;
+  }
+
+  /** The readers of the formats still possible read the candidate again from its first character. */
+  private startReaders(): void {
+    for (const { format } of this.gate) {
+      if (!this.readers.some((r) => r.format === format))
+        this.readers.push({ format, reader: format.read() });
+    }
+    this.frames.push({ s: this.held, i: 0, base: this.heldStart });
+    this.held = '';
+  }
+
+  private stepMarker(s: string, i: number): number {
+    if (this.readers.length === 0) return this.stepOpeners(s, i);
+    const only = this.readers.length === 1 ? this.readers[0]?.reader : undefined;
+    for (let j = i; j < s.length; j++) {
+      // One reader left (the usual case inside a call) may jump over what cannot end it.
+      if (only?.skip) {
+        j = only.skip(s, j);
+        if (j >= s.length) break;
+      }
+      const c = s.charAt(j);
+      let ended: CallFormat[] | undefined;
+      let alive = 0;
+      for (const entry of this.readers) {
+        const step = entry.reader.feed(c);
+        if (step === 'more') this.readers[alive++] = entry;
+        else if (step === 'end') (ended ??= []).push(entry.format);
+      }
+      this.readers.length = alive;
+      if (ended === undefined && alive > 0) continue;
       const text = this.held + s.slice(i, j + 1);
-      for (const format of ended) {
+      for (const format of ended ?? []) {
         const calls = format.decide(text, true, this.resolver);
         // An empty list is text to drop (an end-of-turn token after a call).
         if (Array.isArray(calls)) {
@@ -523,9 +614,9 @@ class Splitter implements HoldBack {
       }
       if (this.readers.length === 0) {
         // The character that ended a reader belongs to the candidate; one that every reader refused does not.
-        this.held = ended.length > 0 ? text : text.slice(0, -1);
+        this.held = ended ? text : text.slice(0, -1);
         this.noFormatTakesIt();
-        return ended.length > 0 ? j + 1 : j;
+        return ended ? j + 1 : j;
       }
     }
     this.held += s.slice(i);
@@ -557,7 +648,7 @@ class Splitter implements HoldBack {
     const c = s.charAt(i);
     if (c === ' ' || c === '\t' || c === '\r') return i + 1;
     // An end-of-turn token right after a call is dropped; another call may follow as well.
-    if (c === '<' && this.startFormats(c, this.frameBase + i, true, false, AFTER_CALL_FORMATS)) return i + 1;
+    if (c === '<' && this.startFormats(c, this.frameBase + i, true, false, AFTER_CALL_OPENERS)) return i + 1;
     // What follows may be another call on the same line: read it as a line start.
     this.toText(true);
     return c === '\n' ? i + 1 : i;

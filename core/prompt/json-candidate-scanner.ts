@@ -2,9 +2,15 @@
 export type JsonScanStep =
   | 'more' // undecided: keep holding
   | 'reject' // cannot be JSON (no key after `{`, no object after `[`, a blank line before the first key)
-  | 'blank-line' // a blank line inside: JSON has none, so this was not data
+  | 'blank-line' // a blank line inside JSON that is not strictly valid, or strict JSON broken after one
   | 'closed' // the outermost bracket closed
   | 'loose-closed'; // closed only when strings may span lines: worth one try as a call
+
+import { StrictJsonPrefix } from './strict-json-prefix.js';
+
+/** The characters that can change a scan whose strict check waits for a quote (see `skip`). */
+const SIGNIFICANT = /["'\\\n/*{}[\]]/g;
+const SIGNIFICANT_CHARS = '"\'\\\n/*{}[]';
 
 type StartPhase = 'first' | 'ident' | 'after-ident' | 'scan';
 
@@ -32,21 +38,61 @@ export class JsonCandidateScanner {
   private looseQuote = false;
   private looseEscape = false;
   private looseDone = false;
+  // Strictly valid JSON may hold blank lines (R-PARSE-6); anything looser may not. After a break, the check
+  // restarts at the next line-start opener, so it knows which inner candidates are still strict.
+  private readonly strict: StrictJsonPrefix;
+  private strictFromDepth = 0;
+  /** Where the candidate itself (not an inner value the check restarted at) last broke; -1 while strict. */
+  private lastBreakAt = -1;
+  private lastBlankAt = -1;
+  private rejectBefore = Infinity;
 
-  constructor(private readonly isObject: boolean) {}
+  constructor(private readonly isObject: boolean) {
+    this.strict = new StrictJsonPrefix(isObject ? '{' : '[');
+  }
 
   /** True once the candidate looks like JSON (past its first key, or its first element). */
   get started(): boolean {
     return this.phase === 'scan';
   }
 
-  /** Absolute positions of line-start openers inside the candidate that have not closed so far. */
+  /**
+   * Absolute positions of line-start openers inside the candidate that, read as candidates themselves, would be
+   * rejected where this one was (or, at the end of the message, have not closed).
+   */
   unclosedOpeners(): number[] {
-    return this.openers.map((o) => o.at);
+    return this.openers.filter((o) => o.at < this.rejectBefore).map((o) => o.at);
+  }
+
+  /**
+   * The index from `from` on of the next character of `s` that can matter: inside a string, a comment or a line
+   * of prose after the check broke, only quotes, backslashes, comment marks, brackets and line breaks do.
+   */
+  skip(s: string, from: number): number {
+    if (this.phase !== 'scan' || this.lineStart || this.escape || this.looseEscape || this.slash) return from;
+    if (this.comment === 'block' && this.star) return from;
+    if (!this.strict.waitsForQuote) return from;
+    // A short rest (a streamed delta) is quicker to walk than to search.
+    if (s.length - from < 32) {
+      let at = from;
+      while (at < s.length && !SIGNIFICANT_CHARS.includes(s.charAt(at))) at++;
+      return at;
+    }
+    if (SIGNIFICANT_CHARS.includes(s.charAt(from))) return from;
+    SIGNIFICANT.lastIndex = from;
+    return SIGNIFICANT.exec(s)?.index ?? s.length;
   }
 
   /** Feeds the character at absolute position `at` of the message. */
   feed(c: string, at: number): JsonScanStep {
+    const wasBroken = this.strict.broken;
+    this.strict.feed(c);
+    if (this.strict.broken && !wasBroken) {
+      // A break inside a restarted inner value breaks the candidate too: it stays broken.
+      this.lastBreakAt = at;
+      // Strict JSON that held a blank line breaks here: it was not data after all.
+      if (this.lastBlankAt >= 0 && this.lastBreakAt > this.lastBlankAt) return this.reject(this.lastBlankAt);
+    }
     if (this.phase !== 'scan') {
       const start = this.checkStart(c);
       if (start !== 'scan') return start;
@@ -61,8 +107,11 @@ export class JsonCandidateScanner {
     let next: StartPhase | 'reject' = this.phase;
     switch (this.phase) {
       case 'first':
-        if (c === '\n' && ++this.newlinesBeforeKey === 2) return 'reject';
+        if (c === '\n' && ++this.newlinesBeforeKey >= 2 && this.lastBreakAt >= 0) return 'reject';
         if (isBlank(c)) break;
+        // After a blank line only strict JSON goes on (a quoted key).
+        if (this.newlinesBeforeKey >= 2 && (this.lastBreakAt >= 0 || c !== (this.isObject ? '"' : '{')))
+          return 'reject';
         if (!this.isObject) next = c === '{' ? 'scan' : 'reject';
         else if (c === '"' || c === "'" || c === '/') next = 'scan';
         else next = /^[A-Za-z_$]$/.test(c) ? 'ident' : 'reject';
@@ -84,7 +133,10 @@ export class JsonCandidateScanner {
 
   private scanStrict(c: string, at: number): 'more' | 'closed' | 'blank-line' {
     if (c === '\n') {
-      if (this.lineStart) return 'blank-line';
+      if (this.lineStart) {
+        if (this.lastBreakAt >= 0) return this.reject(this.lastBreakAt);
+        if (this.lastBlankAt < 0) this.lastBlankAt = at;
+      }
       this.quote = '';
       this.escape = false;
       this.comment = '';
@@ -118,14 +170,30 @@ export class JsonCandidateScanner {
     else if (c === '/') this.slash = true;
     else if (c === '{' || c === '[') {
       // A fresh candidate here would close exactly where this scan comes back to the current depth.
-      if (lineStart) this.openers.push({ at, depth: this.depth });
+      if (lineStart) {
+        this.openers.push({ at, depth: this.depth });
+        if (this.strict.broken) {
+          this.strict.restart(c);
+          this.strictFromDepth = this.depth;
+        }
+      }
       this.depth++;
     } else if (c === '}' || c === ']') {
       this.depth--;
+      // The restarted check covered one inner value; around it the candidate is still broken.
+      if (this.depth === this.strictFromDepth && this.strictFromDepth > 0 && this.strict.done) {
+        this.strict.broken = true;
+      }
       while ((this.openers.at(-1)?.depth ?? -1) >= this.depth) this.openers.pop();
       if (this.depth === 0) return 'closed';
     }
     return 'more';
+  }
+
+  /** Rejects the candidate; the line-start openers before `before` go with it. */
+  private reject(before: number): 'blank-line' {
+    this.rejectBefore = before;
+    return 'blank-line';
   }
 
   // Models sometimes put raw line breaks inside argument strings (invalid JSON the repair library fixes):

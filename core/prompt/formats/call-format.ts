@@ -7,6 +7,8 @@ export type ReadStep = 'more' | 'reject' | 'end';
 /** Follows one candidate of a format from its first character; linear, a few fields of state. */
 export interface CallReader {
   feed(c: string): ReadStep;
+  /** Optional: the index from `from` on of the next character of `s` that may change the reader's state. */
+  skip?(s: string, from: number): number;
 }
 
 /** The calls a candidate's text stands for; `cut-off` for a call the end of the message cut short; null: text. */
@@ -19,8 +21,8 @@ export type FormatDecision = FunctionCall[] | 'cut-off' | null;
 export interface CallFormat {
   /** The model families that write it, for notes and test names. */
   readonly name: string;
-  /** The characters a candidate may start with. */
-  readonly firstChars: string;
+  /** The literal texts a candidate starts with; readers start only once one has matched (most `<` are not calls). */
+  readonly openers: readonly string[];
   /** Only at the start of a line (after blanks); otherwise anywhere. */
   readonly lineStartOnly: boolean;
   /**

@@ -18,7 +18,7 @@ function tagFormat(tag: string, name: string): CallFormat {
   const closer = `</${tag}>`;
   return {
     name,
-    firstChars: '<',
+    openers: [`<${tag}`],
     lineStartOnly: false,
     endsAtMarker: true,
     read: () => new TagReader(tag, closer),
@@ -71,6 +71,10 @@ class TagReader implements CallReader {
       case 'body':
         return this.close.feed(c) === undefined ? 'more' : 'end';
     }
+  }
+
+  skip(s: string, from: number): number {
+    return this.phase === 'body' ? this.close.skip(s, from) : from;
   }
 
   private attribute(c: string, last: string): ReadStep {

@@ -17,7 +17,7 @@ const marker = (name: string) => new RegExp(`<[｜|]tool[▁_]${name}[｜|]>`, '
  */
 export const deepseekToolCalls: CallFormat = {
   name: 'DeepSeek <｜tool▁calls▁begin｜>',
-  firstChars: '<',
+  openers: [CALLS_BEGIN, CALL_BEGIN],
   lineStartOnly: false,
   endsAtMarker: true,
   read: () => new DeepSeekReader(),
@@ -42,6 +42,10 @@ export const deepseekToolCalls: CallFormat = {
 class DeepSeekReader implements CallReader {
   private openers = [new LiteralMatch(CALLS_BEGIN), new LiteralMatch(CALL_BEGIN)];
   private close: MarkerWatch | undefined;
+
+  skip(s: string, from: number): number {
+    return this.close ? this.close.skip(s, from) : from;
+  }
 
   feed(c: string): ReadStep {
     if (this.close) return this.close.feed(c) === undefined ? 'more' : 'end';

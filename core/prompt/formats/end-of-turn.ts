@@ -14,7 +14,7 @@ const TOKENS = [
 /** Read only right after a call: the token is dropped (an empty decision), never shown. */
 export const endOfTurnToken: CallFormat = {
   name: 'end-of-turn token after a call',
-  firstChars: '<',
+  openers: TOKENS,
   lineStartOnly: false,
   endsAtMarker: false,
   read: () => new TokenReader(),

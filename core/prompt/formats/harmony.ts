@@ -16,7 +16,7 @@ const RECIPIENT = /\bto=(?:functions\.)?([^\s<]+)/;
  */
 export const harmonyCall: CallFormat = {
   name: 'gpt-oss harmony',
-  firstChars: '<',
+  openers: ['<|start|>', '<|channel|>'],
   lineStartOnly: false,
   endsAtMarker: false,
   read: () => new HarmonyReader(),
@@ -50,6 +50,10 @@ class HarmonyReader implements CallReader {
       return 'more';
     }
     return this.header.length > MAX_HEADER ? 'reject' : 'more';
+  }
+
+  skip(s: string, from: number): number {
+    return this.body ? this.body.skip(s, from) : from;
   }
 
   private open(c: string): ReadStep {

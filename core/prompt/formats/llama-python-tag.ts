@@ -13,7 +13,7 @@ const MARKER = '<|python_tag|>';
  */
 export const llamaPythonTag: CallFormat = {
   name: 'Llama 3 <|python_tag|>',
-  firstChars: '<',
+  openers: [MARKER],
   lineStartOnly: false,
   endsAtMarker: false,
   read: () => new PythonTagReader(),
@@ -35,6 +35,10 @@ class PythonTagReader implements CallReader {
   private readonly marker = new LiteralMatch(MARKER);
   private readonly json = new JsonValueEnd();
   private readonly python = new PythonCallEnd();
+
+  skip(s: string, from: number): number {
+    return this.phase === 'json' ? this.json.skip(s, from) : from;
+  }
 
   feed(c: string): ReadStep {
     switch (this.phase) {

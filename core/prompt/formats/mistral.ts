@@ -11,7 +11,7 @@ const MARKER = '[TOOL_CALLS]';
  */
 export const mistralToolCalls: CallFormat = {
   name: 'Mistral [TOOL_CALLS]',
-  firstChars: '[',
+  openers: [MARKER],
   lineStartOnly: false,
   endsAtMarker: false,
   read: () => new MistralReader(),
@@ -77,6 +77,10 @@ class MistralReader implements CallReader {
       case 'json':
         return this.json.feed(c) ? 'end' : 'more';
     }
+  }
+
+  skip(s: string, from: number): number {
+    return this.phase === 'json' ? this.json.skip(s, from) : from;
   }
 
   private startJson(c: string): ReadStep {

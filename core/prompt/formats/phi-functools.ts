@@ -8,7 +8,7 @@ const MARKER = 'functools';
 /** Phi-4-mini's `functools[{"name": N, "arguments": {…}}, …]` at the start of a line. */
 export const phiFunctools: CallFormat = {
   name: 'Phi-4 functools[…]',
-  firstChars: 'f',
+  openers: [`${MARKER}[`],
   lineStartOnly: true,
   endsAtMarker: false,
   read: () => new FunctoolsReader(),
@@ -22,6 +22,10 @@ export const phiFunctools: CallFormat = {
 class FunctoolsReader implements CallReader {
   private readonly marker = new LiteralMatch(`${MARKER}[`);
   private json: JsonValueEnd | undefined;
+
+  skip(s: string, from: number): number {
+    return this.json ? this.json.skip(s, from) : from;
+  }
 
   feed(c: string): ReadStep {
     if (this.json) return this.json.feed(c) ? 'end' : 'more';

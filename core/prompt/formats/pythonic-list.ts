@@ -12,7 +12,7 @@ import { isBlank, isNameChar } from './scan.js';
  */
 export const pythonicList: CallFormat = {
   name: 'Llama 3.2+/Gemma pythonic [f(x=…)]',
-  firstChars: '[',
+  openers: ['['],
   lineStartOnly: true,
   endsAtMarker: false,
   read: () => new PythonicListReader(),

@@ -1,7 +1,7 @@
 // Small character-at-a-time matchers the format readers are built from.
 
 /** DeepSeek's markers use fullwidth bars and U+2581; templates and quantized models also write them in ASCII. */
-function sameChar(expected: string, c: string): boolean {
+export function sameChar(expected: string, c: string): boolean {
   return c === expected || (expected === '｜' && c === '|') || (expected === '▁' && c === '_');
 }
 
@@ -29,6 +29,13 @@ export class MarkerWatch {
 
   constructor(private readonly markers: readonly string[]) {}
 
+  /** Where the next `<` is when no marker is under way: the text up to it cannot complete one. */
+  skip(s: string, from: number): number {
+    if (this.since !== '') return from;
+    const at = s.indexOf('<', from);
+    return at === -1 ? s.length : at;
+  }
+
   /** The marker that `c` completes, if any. */
   feed(c: string): string | undefined {
     if (c === '<') this.since = '<';
@@ -50,11 +57,22 @@ function matches(marker: string, text: string): boolean {
   return true;
 }
 
+const IN_STRING = /["\\]/g;
+const OUTSIDE_STRING = /["{}[\]]/g;
+
 /** Where the JSON value (object or array) that starts with the first character fed ends: strings are skipped. */
 export class JsonValueEnd {
   private depth = 0;
   private inString = false;
   private escape = false;
+
+  /** The next quote, backslash or bracket: nothing between changes the depth. */
+  skip(s: string, from: number): number {
+    const pattern = this.inString ? (this.escape ? null : IN_STRING) : OUTSIDE_STRING;
+    if (pattern === null) return from;
+    pattern.lastIndex = from;
+    return pattern.exec(s)?.index ?? s.length;
+  }
 
   /** True when `c` closes the outermost bracket. */
   feed(c: string): boolean {

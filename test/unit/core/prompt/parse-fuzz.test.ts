@@ -52,6 +52,36 @@ const pieces = fc.oneof(
     '\r\n',
     '{"name": "ask_user", "arguments": {"question": "raw\nline break"}}',
     '```',
+    // R-PARSE-6/7: the formats of core/prompt/formats/ and strict JSON with blank lines.
+    '[TOOL_CALLS]',
+    '[ARGS]',
+    '[CALL_ID]',
+    'ask_user',
+    '<|python_tag|>',
+    '```tool_code\n',
+    'print(',
+    'ask_user(question="q")',
+    '[ask_user(question="q"), search(q=1)]',
+    '<｜tool▁calls▁begin｜>',
+    '<｜tool▁call▁begin｜>',
+    '<|tool_call_begin|>',
+    '<｜tool▁sep｜>',
+    '<｜tool▁call▁end｜>',
+    '<｜tool▁calls▁end｜>',
+    '<|start|>assistant',
+    '<|channel|>commentary to=functions.ask_user',
+    '<|channel|>analysis',
+    '<|message|>',
+    '<|call|>',
+    '<|eom_id|>',
+    'functools[',
+    '<function=ask_user>',
+    '<parameter=question>',
+    '</parameter>',
+    '</function>',
+    '{"tool_calls": [',
+    '"question": "v",',
+    '\n\n  ',
   ),
 );
 const modelText = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
@@ -144,6 +174,17 @@ describe('parser time is linear in the input size', () => {
     const t1 = Math.min(time(small), time(small));
     const t4 = Math.min(time(large), time(large));
     expect(t4 / t1).toBeLessThan(8);
+  });
+
+  it('unbalanced-format-markers-and-blank-lines-stay-linear', () => {
+    const nasty = (bytes: number): string =>
+      '[TOOL_CALLS][{\n<|python_tag|>{\n<｜tool▁calls▁begin｜>x\n<|channel|>commentary to=functions.x<|message|>{\nfunctools[{\n[a(\n{\n\n"k": [\n\n'.repeat(
+        bytes / 128,
+      );
+    time(nasty(1 << 16));
+    const t1 = Math.min(time(nasty(1 << 18)), time(nasty(1 << 18)));
+    const t4 = Math.min(time(nasty(1 << 20)), time(nasty(1 << 20)));
+    expect(t4 / t1).toBeLessThan(10);
   });
 
   it('unbalanced-openers-stay-linear', () => {
