@@ -76,6 +76,11 @@ export class FakeHttpServer {
     return this;
   }
 
+  /** Drops the replies still queued, so a test that shares the server starts from none. */
+  clearReplies(): void {
+    this.queue.length = 0;
+  }
+
   /** Replies still queued (a test can check that every scripted reply was used). */
   get pending(): number {
     return this.queue.length;
