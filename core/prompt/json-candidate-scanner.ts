@@ -6,6 +6,7 @@ export type JsonScanStep =
   | 'closed' // the outermost bracket closed
   | 'loose-closed'; // closed only when strings may span lines: worth one try as a call
 
+import { JsonValueEnd } from './formats/scan.js';
 import { StrictJsonPrefix } from './strict-json-prefix.js';
 
 /** The characters that can change a scan whose strict check waits for a quote (see `skip`). */
@@ -34,9 +35,8 @@ export class JsonCandidateScanner {
   private star = false;
   private lineStart = false;
   private readonly openers: { at: number; depth: number }[] = [];
-  private looseDepth = 1;
-  private looseQuote = false;
-  private looseEscape = false;
+  /** The same brackets counted as if double-quoted strings could span lines. */
+  private readonly loose = new JsonValueEnd();
   private looseDone = false;
   // Strictly valid JSON may hold blank lines (R-PARSE-6); anything looser may not. After a break, the check
   // restarts at the next line-start opener, so it knows which inner candidates are still strict.
@@ -49,6 +49,7 @@ export class JsonCandidateScanner {
 
   constructor(private readonly isObject: boolean) {
     this.strict = new StrictJsonPrefix(isObject ? '{' : '[');
+    this.loose.feed(isObject ? '{' : '[');
   }
 
   /** True once the candidate looks like JSON (past its first key, or its first element). */
@@ -69,7 +70,8 @@ export class JsonCandidateScanner {
    * of prose after the check broke, only quotes, backslashes, comment marks, brackets and line breaks do.
    */
   skip(s: string, from: number): number {
-    if (this.phase !== 'scan' || this.lineStart || this.escape || this.looseEscape || this.slash) return from;
+    if (this.phase !== 'scan' || this.lineStart || this.escape || this.loose.escaped || this.slash)
+      return from;
     if (this.comment === 'block' && this.star) return from;
     if (!this.strict.waitsForQuote) return from;
     // A short rest (a streamed delta) is quicker to walk than to search.
@@ -200,19 +202,7 @@ export class JsonCandidateScanner {
   // a second count where double-quoted strings span lines notices when such a call closes.
   private scanLoose(c: string): boolean {
     if (this.looseDone) return false;
-    if (this.looseQuote) {
-      if (this.looseEscape) this.looseEscape = false;
-      else if (c === '\\') this.looseEscape = true;
-      else if (c === '"') this.looseQuote = false;
-      return false;
-    }
-    if (c === '"') this.looseQuote = true;
-    else if (c === '{' || c === '[') this.looseDepth++;
-    else if (c === '}' || c === ']') {
-      this.looseDepth--;
-      this.looseDone = this.looseDepth === 0;
-      return this.looseDone;
-    }
-    return false;
+    this.looseDone = this.loose.feed(c);
+    return this.looseDone;
   }
 }

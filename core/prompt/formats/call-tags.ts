@@ -3,6 +3,8 @@ import { parseLenientJson } from '../lenient-json.js';
 import type { ToolResolver } from '../tool-resolver.js';
 import { isCompleteJson } from '../../tools/json-complete.js';
 import type { CallFormat, CallReader, FormatDecision, ReadStep } from './call-format.js';
+import type { PythonCall } from './python-calls.js';
+import { callsByName } from './read-calls.js';
 import { isBlank, LiteralMatch, MarkerWatch } from './scan.js';
 
 const MAX_OPEN_TAG = 200;
@@ -105,7 +107,7 @@ function readTag(
   }
   if (trimmed.startsWith('<function=')) {
     const calls = readXmlFunctions(trimmed);
-    return calls.length > 0 ? calls.flatMap((c) => classifyValue(c, resolver, true) ?? []) : null;
+    return calls.length > 0 ? callsByName(calls, resolver) : null;
   }
   const parsed = parseLenientJson(trimmed);
   if (parsed.ok) return classifyValue(parsed.value, resolver, closed);
@@ -123,8 +125,8 @@ function attribute(tag: string, key: string): string | undefined {
  * is kept as written (one line break trimmed each side) unless it is a JSON object or array; numbers and booleans
  * are converted by the tool's schema later (R-PARSE-8). `indexOf` only, so the work stays linear.
  */
-function readXmlFunctions(body: string): Record<string, unknown>[] {
-  const calls: Record<string, unknown>[] = [];
+function readXmlFunctions(body: string): PythonCall[] {
+  const calls: PythonCall[] = [];
   for (let at = body.indexOf('<function='); at !== -1; at = body.indexOf('<function=', at)) {
     const nameEnd = body.indexOf('>', at);
     const end = body.indexOf('</function>', nameEnd);

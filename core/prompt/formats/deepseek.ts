@@ -1,6 +1,6 @@
-import { classifyValue } from '../classify-call.js';
-import { parseLenientJson } from '../lenient-json.js';
+import type { FunctionCall } from '../function-call.js';
 import type { CallFormat, CallReader, FormatDecision, ReadStep } from './call-format.js';
+import { namedCall } from './read-calls.js';
 import { LiteralMatch, MarkerWatch } from './scan.js';
 
 // The markers, in the fullwidth form of DeepSeek's tokenizer; scan.ts also accepts `|` and `_` in them.
@@ -22,7 +22,8 @@ export const deepseekToolCalls: CallFormat = {
   endsAtMarker: true,
   read: () => new DeepSeekReader(),
   decide(text, closed, resolver): FormatDecision {
-    const calls: Record<string, unknown>[] = [];
+    const calls: FunctionCall[] = [];
+    let found = 0;
     for (const part of text.split(marker('call[▁_]begin')).slice(1)) {
       const [body, after] = part.split(marker('call[▁_]end'));
       if (after === undefined) return closed ? null : 'cut-off';
@@ -30,12 +31,11 @@ export const deepseekToolCalls: CallFormat = {
       // V3: `function<sep>N\n```json\n{…}\n````; V3.1: `N<sep>{…}`.
       const v3 =
         head.trim() === 'function' ? /^\s*([^\s`]+)\s*```(?:json)?\s*([\s\S]*?)```\s*$/.exec(args) : null;
-      const name = v3 ? v3[1] : head.trim();
-      const parsed = parseLenientJson((v3 ? v3[2] : args) ?? '');
-      calls.push({ name, arguments: parsed.ok ? parsed.value : args });
+      calls.push(...namedCall((v3 ? v3[1] : head.trim()) ?? '', (v3 ? v3[2] : args) ?? '', resolver));
+      found++;
     }
-    if (calls.length === 0) return closed ? null : 'cut-off';
-    return calls.flatMap((c) => classifyValue(c, resolver, true) ?? []);
+    if (found === 0) return closed ? null : 'cut-off';
+    return calls;
   },
 };
 

@@ -1,7 +1,6 @@
-import { classifyValue } from '../classify-call.js';
-import { parseLenientJson } from '../lenient-json.js';
 import { isCompleteJson } from '../../tools/json-complete.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { namedCall } from './read-calls.js';
 import { LiteralMatch, MarkerWatch } from './scan.js';
 
 const MESSAGE = '<|message|>';
@@ -28,8 +27,7 @@ export const harmonyCall: CallFormat = {
     const end = ENDS.find((e) => body.endsWith(e));
     if (end !== undefined) body = body.slice(0, -end.length);
     else if (body.trim() !== '' && !isCompleteJson(body)) return 'cut-off';
-    const parsed = parseLenientJson(body.trim() === '' ? '{}' : body);
-    return classifyValue({ name, arguments: parsed.ok ? parsed.value : body }, resolver, true);
+    return namedCall(name, body, resolver);
   },
 };
 

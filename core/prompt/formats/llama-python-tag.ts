@@ -1,9 +1,8 @@
-import { classifyValue } from '../classify-call.js';
-import { parseLenientJson } from '../lenient-json.js';
 import { isCompleteJson } from '../../tools/json-complete.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
-import { parsePythonCalls, PythonCallEnd } from './python-calls.js';
-import { isBlank, isNameChar, JsonValueEnd, LiteralMatch } from './scan.js';
+import { parsePythonCalls, PythonCallReader } from './python-calls.js';
+import { callsByName, jsonCalls } from './read-calls.js';
+import { isBlank, JsonValueEnd, LiteralMatch } from './scan.js';
 
 const MARKER = '<|python_tag|>';
 
@@ -21,20 +20,19 @@ export const llamaPythonTag: CallFormat = {
     const rest = text.slice(MARKER.length).trim();
     if (rest.startsWith('{')) {
       if (!closed && !isCompleteJson(rest)) return 'cut-off';
-      const parsed = parseLenientJson(rest);
-      return parsed.ok ? classifyValue(parsed.value, resolver, true) : null;
+      return jsonCalls(rest, resolver);
     }
     if (!closed) return rest.includes('(') ? 'cut-off' : null;
     const calls = parsePythonCalls(rest);
-    return calls ? calls.flatMap((c) => classifyValue(c, resolver, true) ?? []) : null;
+    return calls ? callsByName(calls, resolver) : null;
   },
 };
 
 class PythonTagReader implements CallReader {
-  private phase: 'marker' | 'start' | 'name' | 'json' | 'python' = 'marker';
+  private phase: 'marker' | 'body' | 'json' | 'python' = 'marker';
   private readonly marker = new LiteralMatch(MARKER);
   private readonly json = new JsonValueEnd();
-  private readonly python = new PythonCallEnd();
+  private readonly python = new PythonCallReader();
 
   skip(s: string, from: number): number {
     return this.phase === 'json' ? this.json.skip(s, from) : from;
@@ -42,27 +40,12 @@ class PythonTagReader implements CallReader {
 
   feed(c: string): ReadStep {
     switch (this.phase) {
-      case 'marker': {
-        const step = this.marker.feed(c);
-        if (step === 'fail') return 'reject';
-        if (step === 'done') this.phase = 'start';
-        return 'more';
-      }
-      case 'start':
+      case 'marker':
+        return this.marker.step(c, () => (this.phase = 'body'));
+      case 'body':
         if (isBlank(c)) return 'more';
-        if (c === '{') {
-          this.phase = 'json';
-          this.json.feed(c);
-          return 'more';
-        }
-        if (!/[\p{L}_]/u.test(c)) return 'reject';
-        this.phase = 'name';
-        return 'more';
-      case 'name':
-        if (isNameChar(c)) return 'more';
-        if (c !== '(') return 'reject';
-        this.phase = 'python';
-        return this.python.feed(c);
+        this.phase = c === '{' ? 'json' : 'python';
+        return this.feed(c);
       case 'json':
         return this.json.feed(c) ? 'end' : 'more';
       case 'python':

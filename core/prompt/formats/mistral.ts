@@ -1,6 +1,5 @@
-import { classifyValue } from '../classify-call.js';
-import { parseLenientJson } from '../lenient-json.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { jsonCalls, namedCall } from './read-calls.js';
 import { isBlank, isNameChar, JsonValueEnd, LiteralMatch } from './scan.js';
 
 const MARKER = '[TOOL_CALLS]';
@@ -18,14 +17,9 @@ export const mistralToolCalls: CallFormat = {
   decide(text, closed, resolver) {
     if (!closed) return /[[{]/.test(text.slice(MARKER.length)) ? 'cut-off' : null;
     const rest = text.slice(MARKER.length).trimStart();
-    if (rest.startsWith('[') || rest.startsWith('{')) {
-      const parsed = parseLenientJson(rest);
-      return parsed.ok ? classifyValue(parsed.value, resolver, true) : null;
-    }
-    const args = rest.indexOf('[ARGS]');
+    if (rest.startsWith('[') || rest.startsWith('{')) return jsonCalls(rest, resolver);
     const name = rest.slice(0, rest.indexOf('[')).trim();
-    const parsed = parseLenientJson(rest.slice(args + '[ARGS]'.length));
-    return classifyValue({ name, arguments: parsed.ok ? parsed.value : '' }, resolver, true);
+    return namedCall(name, rest.slice(rest.indexOf('[ARGS]') + '[ARGS]'.length), resolver);
   },
 };
 
@@ -37,12 +31,8 @@ class MistralReader implements CallReader {
 
   feed(c: string): ReadStep {
     switch (this.phase) {
-      case 'marker': {
-        const step = this.marker.feed(c);
-        if (step === 'fail') return 'reject';
-        if (step === 'done') this.phase = 'start';
-        return 'more';
-      }
+      case 'marker':
+        return this.marker.step(c, () => (this.phase = 'start'));
       case 'start':
         if (isBlank(c)) return 'more';
         if (c === '[' || c === '{') return this.startJson(c);

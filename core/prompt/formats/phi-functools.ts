@@ -1,6 +1,5 @@
-import { classifyValue } from '../classify-call.js';
-import { parseLenientJson } from '../lenient-json.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
+import { jsonCalls } from './read-calls.js';
 import { JsonValueEnd, LiteralMatch } from './scan.js';
 
 const MARKER = 'functools';
@@ -14,8 +13,7 @@ export const phiFunctools: CallFormat = {
   read: () => new FunctoolsReader(),
   decide(text, closed, resolver) {
     if (!closed) return text.length > MARKER.length + 1 ? 'cut-off' : null;
-    const parsed = parseLenientJson(text.slice(MARKER.length));
-    return parsed.ok ? classifyValue(parsed.value, resolver, true) : null;
+    return jsonCalls(text.slice(MARKER.length), resolver);
   },
 };
 

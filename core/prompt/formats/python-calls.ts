@@ -175,6 +175,33 @@ function toolName(dotted: string): string {
 }
 
 /**
+ * A Python-style call from its first character (blanks before it allowed): a name, `(`, then up to where the
+ * brackets close. `end` may already hold an outer bracket (a pythonic list's `[`).
+ */
+export class PythonCallReader {
+  private phase: 'start' | 'name' | 'args' = 'start';
+
+  constructor(private readonly end = new PythonCallEnd()) {}
+
+  feed(c: string): 'more' | 'end' | 'reject' {
+    switch (this.phase) {
+      case 'start':
+        if (c === ' ' || c === '\t' || c === '\r' || c === '\n') return 'more';
+        if (!/[\p{L}_]/u.test(c)) return 'reject';
+        this.phase = 'name';
+        return 'more';
+      case 'name':
+        if (/^[\p{L}\p{N}_.-]$/u.test(c)) return 'more';
+        if (c !== '(') return 'reject';
+        this.phase = 'args';
+        return this.end.feed(c);
+      case 'args':
+        return this.end.feed(c);
+    }
+  }
+}
+
+/**
  * Follows Python-ish text from its first character to where the brackets opened in it close again; quoted
  * strings are skipped. 'end' on the closing bracket that returns to depth 0.
  */

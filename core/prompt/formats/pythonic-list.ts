@@ -1,9 +1,8 @@
-import { classifyValue } from '../classify-call.js';
 import type { FunctionCall } from '../function-call.js';
 import type { ToolResolver } from '../tool-resolver.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
-import { parsePythonCalls, PythonCallEnd } from './python-calls.js';
-import { isBlank, isNameChar } from './scan.js';
+import { parsePythonCalls, PythonCallEnd, PythonCallReader } from './python-calls.js';
+import { callsByName } from './read-calls.js';
 
 /**
  * A list of Python-style calls on a line of its own, `[get_weather(city="Paris"), add(a=1, b=2)]`: Llama 3.2/3.3
@@ -20,37 +19,24 @@ export const pythonicList: CallFormat = {
     if (!closed) return null;
     const calls = parsePythonCalls(text);
     if (!calls?.every((c) => resolver.resolve(undefined, c.name).kind === 'found')) return null;
-    return calls.flatMap((c) => classifyValue(c, resolver, true) ?? []);
+    return callsByName(calls, resolver);
   },
 };
 
 /** Gemma's ```` ```tool_code ```` block: `print(default_api.f(x=…))` or `f(x=…)` lines; always an attempted call. */
 export function readToolCode(body: string, resolver: ToolResolver): FunctionCall[] | null {
   const calls = parsePythonCalls(body);
-  return calls ? calls.flatMap((c) => classifyValue(c, resolver, true) ?? []) : null;
+  return calls ? callsByName(calls, resolver) : null;
 }
 
 class PythonicListReader implements CallReader {
-  private phase: 'open' | 'start' | 'name' | 'python' = 'open';
-  private readonly python = new PythonCallEnd();
+  private readonly end = new PythonCallEnd();
+  private readonly call = new PythonCallReader(this.end);
+  private opened = false;
 
   feed(c: string): ReadStep {
-    switch (this.phase) {
-      case 'open':
-        this.phase = 'start';
-        return this.python.feed(c);
-      case 'start':
-        if (isBlank(c)) return 'more';
-        if (!/[\p{L}_]/u.test(c)) return 'reject';
-        this.phase = 'name';
-        return 'more';
-      case 'name':
-        if (isNameChar(c)) return 'more';
-        if (c !== '(') return 'reject';
-        this.phase = 'python';
-        return this.python.feed(c);
-      case 'python':
-        return this.python.feed(c);
-    }
+    if (this.opened) return this.call.feed(c);
+    this.opened = true;
+    return this.end.feed(c);
   }
 }

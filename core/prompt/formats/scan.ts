@@ -11,6 +11,14 @@ export class LiteralMatch {
 
   constructor(readonly text: string) {}
 
+  /** As a reader step: 'reject' on a mismatch, `done()` on the last character; 'more' either way then. */
+  step(c: string, done: () => void): 'more' | 'reject' {
+    const step = this.feed(c);
+    if (step === 'fail') return 'reject';
+    if (step === 'done') done();
+    return 'more';
+  }
+
   /** 'more' while it matches, 'done' on its last character, 'fail' on a mismatch. */
   feed(c: string): 'more' | 'done' | 'fail' {
     const expected = this.text.charAt(this.at);
@@ -65,6 +73,11 @@ export class JsonValueEnd {
   private depth = 0;
   private inString = false;
   private escape = false;
+
+  /** True right after a backslash inside a string: the next character is taken as it is. */
+  get escaped(): boolean {
+    return this.escape;
+  }
 
   /** The next quote, backslash or bracket: nothing between changes the depth. */
   skip(s: string, from: number): number {
