@@ -49,6 +49,19 @@ export function splitText(text: string, resolver: ToolResolver, allowFences: boo
 /** Prose after the first character of a line: the characters worth stopping at. */
 const MID_LINE = new RegExp(`[\\n{${MID_LINE_FIRST_CHARS.map((c) => `\\${c}`).join('')}]`, 'g');
 
+const MID_LINE_STOPS = `\n{${MID_LINE_FIRST_CHARS.join('')}`;
+
+/** Prose: the next character that can matter. A long rest is searched natively; a streamed delta is walked. */
+function nextStop(s: string, from: number): number {
+  if (s.length - from > 32) {
+    MID_LINE.lastIndex = from;
+    return MID_LINE.exec(s)?.index ?? s.length;
+  }
+  let at = from;
+  while (at < s.length && !MID_LINE_STOPS.includes(s.charAt(at))) at++;
+  return at;
+}
+
 /**
  * Reads prose itself and hands each possible call to its candidate kind (candidate.ts). Input is a stack of
  * frames so that a rejected candidate's text can be read again before the rest.
@@ -203,9 +216,7 @@ class Splitter implements HoldBack, CandidateHost {
     let from = i;
     for (let j = i; j < s.length; j++) {
       if (!this.lineStart) {
-        // Prose: jump to the next character that can matter (a native search, much faster than a loop).
-        MID_LINE.lastIndex = j;
-        j = MID_LINE.exec(s)?.index ?? s.length;
+        j = nextStop(s, j);
         if (j === s.length) break;
       }
       const c = s.charAt(j);
