@@ -1,6 +1,9 @@
 import { clearLine, cursorTo } from 'node:readline';
 import readline from 'node:readline/promises';
+import { createSupportsHyperlinks } from 'supports-hyperlinks';
 import {
+  ANSI_STYLES,
+  loadHighlighter,
   loadHistory,
   saveHistory,
   stylesFor,
@@ -30,6 +33,16 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
   const transcript = new TranscriptRenderer(styles);
+  // Answers as styled Markdown on a colour terminal (issue 21); the highlighter loads in the background.
+  if (styles === ANSI_STYLES && runtime.config().markdown) {
+    transcript.markdown = { hyperlinks: createSupportsHyperlinks(out) };
+    setImmediate(() => {
+      loadHighlighter().then(
+        (highlight) => (transcript.highlighter = highlight),
+        (e: unknown) => runtime.logger.warn(`Code highlighting is off: ${String(e)}`),
+      );
+    });
+  }
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
   // Keys typed during a turn wait for the prompt (Ctrl+C excepted): see onCtrlC below.

@@ -10,6 +10,8 @@ export {
   CONFIRM_QUESTION,
 } from './transcript/transcript.js';
 export { stylesFor, ANSI_STYLES, PLAIN_STYLES, type Styles } from './transcript/styles.js';
+export { loadHighlighter } from './transcript/highlight.js';
+export type { MarkdownOptions } from './transcript/markdown-stream.js';
 export type {
   HostEvent,
   HostEventType,

@@ -12,6 +12,8 @@ export {
   CONFIRM_QUESTION,
 } from './transcript/transcript.js';
 export { stylesFor, ANSI_STYLES, PLAIN_STYLES, type Styles } from './transcript/styles.js';
+export { loadHighlighter } from './transcript/highlight.js';
+export type { MarkdownOptions } from './transcript/markdown-stream.js';
 export { ConfigError, HacError } from './errors/hac-error.js';
 export { hacPaths, resolveHome, type HacPaths } from './config/paths.js';
 export type { EngineEvent, ErrorCode, TurnStatus } from './types/engine-event.js';

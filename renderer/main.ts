@@ -1,5 +1,6 @@
 import {
   ANSI_STYLES,
+  loadHighlighter,
   TranscriptRenderer,
   type ChatStatus,
   type HacBridge,
@@ -72,6 +73,20 @@ bridge.onEvents((events) => {
   if (text) drawn = view.write(text);
 });
 
+let markdown: boolean | undefined;
+
+/** Answers as styled Markdown, as config.json says (issue 21); xterm.js shows OSC 8 links. */
+function showMarkdown(on: boolean): void {
+  if (on === markdown) return;
+  markdown = on;
+  transcript.markdown = on ? { hyperlinks: true } : undefined;
+  if (on)
+    void loadHighlighter().then(
+      (highlight) => (transcript.highlighter = highlight),
+      () => undefined, // unhighlighted code is still code
+    );
+}
+
 /** What an event changes besides the transcript. */
 function react(event: HostEvent): void {
   switch (event.type) {
@@ -89,6 +104,7 @@ function react(event: HostEvent): void {
       return;
     case 'status':
       busy = event.status.busy;
+      showMarkdown(event.status.markdown);
       showState();
       statusBar.textContent = statusLine(event.status);
       return;

@@ -38,6 +38,8 @@ export function createTranscriptView(
     lineHeight: 1.15,
     cursorInactiveStyle: 'none',
     theme: dark.matches ? DARK : LIGHT,
+    // OSC 8 hyperlinks of Markdown links in answers: opened like any other link.
+    linkHandler: { activate: (_event, uri) => openLink(uri) },
   });
   const fit = new FitAddon();
   terminal.loadAddon(fit);

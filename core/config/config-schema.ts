@@ -55,6 +55,7 @@ export const configFileSchema = z
     summarize: z._default(z.boolean(), true),
     summaryModel: z.optional(z.string()),
     askUserTool: z._default(z.boolean(), true),
+    markdown: z._default(z.boolean(), true),
   })
   .check(
     z.superRefine((config, ctx) => {

@@ -36,6 +36,8 @@ export interface HacConfig {
   missing: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   toolCallMode: ToolCallMode;
+  /** Answers shown as styled Markdown in the terminal and the window (issue 21). */
+  markdown: boolean;
   models: ModelConfig[];
   activeModel: ModelConfig | undefined;
   contextMaxChars: number;
@@ -74,6 +76,7 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConf
     missing,
     logLevel: raw.logLevel,
     toolCallMode: raw.toolCallMode,
+    markdown: raw.markdown,
     models,
     activeModel,
     contextMaxChars: raw.contextMaxChars,

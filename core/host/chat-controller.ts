@@ -63,6 +63,7 @@ export class ChatController {
     return {
       ...(model ? { model: model.label, provider: model.provider } : {}),
       toolMode: this.runtime.config().toolCallMode,
+      markdown: this.runtime.config().markdown,
       mcp: { ...this.mcpCounts },
       busy: this.working,
     };

@@ -6,6 +6,8 @@ export interface ChatStatus {
   model?: string;
   provider?: string;
   toolMode: 'manual' | 'auto';
+  /** config.json's `markdown`: answers shown styled. */
+  markdown: boolean;
   mcp: { connected: number; configured: number };
   busy: boolean;
 }

@@ -1,5 +1,6 @@
 import type { HostEvent } from '../host/host-event.js';
 import type { EngineEvent } from '../types/engine-event.js';
+import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';
 
 export const PROMPT = 'humble-ai> ';
@@ -7,6 +8,8 @@ export const WAITING_LINE = 'Waiting for response...';
 export const THINKING_START = '<<< Thinking >>>';
 export const THINKING_END = '<<< End Thinking >>>';
 export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
+
+const SGR_CODES = /\x1b\[[0-9;]*m/g;
 
 /**
  * Turns host events (the engine's and the chat controller's) into the text a host prints, the same in the
@@ -17,11 +20,32 @@ export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
 export class TranscriptRenderer {
   private atLineStart = true;
   private inThinking = false;
+  private md: MarkdownStream | undefined;
+  private highlight: Highlighter | undefined;
 
   constructor(private readonly styles: Styles) {}
 
+  /** Answers shown as styled Markdown (issue 21), or as written when undefined (the default). */
+  set markdown(options: MarkdownOptions | undefined) {
+    this.md = options ? new MarkdownStream({ ...options, highlight: this.highlight }) : undefined;
+  }
+
+  /** Syntax highlighting for fenced code, once the host has loaded it. */
+  set highlighter(highlight: Highlighter) {
+    this.highlight = highlight;
+    if (this.md) this.md.highlighter = highlight;
+  }
+
   /** The text to print for one event (may be empty). */
   render(event: HostEvent): string {
+    if (event.type === 'text-delta' || !this.md) return this.renderEvent(event);
+    // Whatever Markdown holds back goes out before anything else is printed.
+    const held = this.md.flush();
+    if (held.replace(SGR_CODES, '') !== '') this.atLineStart = held.endsWith('\n');
+    return held + this.renderEvent(event);
+  }
+
+  private renderEvent(event: HostEvent): string {
     switch (event.type) {
       case 'waiting':
         return this.line(this.styles.dim(WAITING_LINE));
@@ -33,8 +57,10 @@ export class TranscriptRenderer {
       case 'thinking-end':
         this.inThinking = false;
         return this.line(this.styles.dim(THINKING_END));
-      case 'text-delta':
-        return this.stream(event.text, event.text);
+      case 'text-delta': {
+        const printed = this.md ? this.md.push(event.text) : event.text;
+        return this.stream(printed, printed);
+      }
       case 'notice':
         return this.line(event.level === 'info' ? event.text : this.styles.dim(event.text));
       case 'tool-call':

@@ -1,8 +1,8 @@
-import { Terminal } from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { HacPty } from '../../helpers/pty.js';
+import { replay, rowsOf } from '../../helpers/screen.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -11,14 +11,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** The screen as a terminal shows it: hac's pty output replayed into a headless xterm of the same size. */
+/** The screen as a terminal shows it. */
 async function screen(hac: HacPty): Promise<string[]> {
-  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
-  await new Promise<void>((resolve) => term.write(hac.output, resolve));
-  const buffer = term.buffer.active;
-  const rows: string[] = [];
-  for (let y = 0; y < buffer.length; y++) rows.push(buffer.getLine(y)!.translateToString(true));
-  while (rows.length && rows.at(-1) === '') rows.pop();
+  const term = await replay(hac.output);
+  const rows = rowsOf(term);
   term.dispose();
   return rows;
 }

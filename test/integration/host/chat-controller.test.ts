@@ -111,6 +111,7 @@ describe('chat controller: status', () => {
       model: 'fake-model',
       provider: 'openai',
       toolMode: 'manual',
+      markdown: true,
       mcp: { connected: 1, configured: 1 },
       busy: false,
     });

@@ -69,6 +69,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
         model: 'gpt-4o',
         provider: 'openai',
         toolMode: 'manual',
+        markdown: true,
         mcp: { connected: 1, configured: 2 },
         busy: false,
       },

@@ -1,0 +1,77 @@
+import type { Highlighter } from './markdown-stream.js';
+
+// highlight.js scopes → SGR foreground colours (or dim). Scopes not listed keep the default colour.
+const SCOPE_STYLES: Record<string, string> = {
+  keyword: '35',
+  'selector-tag': '35',
+  literal: '35',
+  built_in: '36',
+  type: '36',
+  'title.class': '36',
+  string: '32',
+  regexp: '32',
+  addition: '32',
+  number: '33',
+  symbol: '33',
+  attr: '33',
+  'template-variable': '33',
+  title: '34',
+  'title.function': '34',
+  section: '34',
+  deletion: '31',
+  comment: '2',
+  quote: '2',
+  meta: '2',
+};
+
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#x27;': "'",
+};
+
+/**
+ * Loads highlight.js (its common languages) on first use and returns a highlighter for code lines. Unknown
+ * languages come back undefined (the line is printed as it is).
+ */
+export async function loadHighlighter(): Promise<Highlighter> {
+  const { default: hljs } = await import('highlight.js/lib/common');
+  return (line, language) => {
+    if (!hljs.getLanguage(language)) return undefined;
+    try {
+      return htmlToSgr(hljs.highlight(line, { language, ignoreIllegals: true }).value);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** highlight.js's output (`<span class="hljs-…">`, entities) as text with SGR colours; nested spans restore. */
+export function htmlToSgr(html: string): string {
+  const stack: string[] = [];
+  return html.replace(
+    /<span class="([^"]*)">|<\/span>|&(?:amp|lt|gt|quot|#x27);/g,
+    (token, classes?: string) => {
+      if (token.startsWith('&')) return ENTITIES[token] ?? token;
+      if (classes !== undefined) {
+        const scope =
+          classes
+            .split(' ')[0]
+            ?.replace(/^hljs-/, '')
+            .replace(/_$/, '') ?? '';
+        const code = SCOPE_STYLES[scope] ?? SCOPE_STYLES[scope.split('.')[0] ?? ''] ?? '';
+        stack.push(code);
+        return code ? `\x1b[${code}m` : '';
+      }
+      const closed = stack.pop();
+      if (!closed) return '';
+      const outer = stack
+        .filter(Boolean)
+        .map((c) => `\x1b[${c}m`)
+        .join('');
+      return `\x1b[22;39m${outer}`;
+    },
+  );
+}

@@ -1,0 +1,431 @@
+import { SGR } from './markdown-styles.js';
+
+/** Turns the text of one code line into styled text (syntax highlighting), or undefined when it cannot. */
+export type Highlighter = (line: string, language: string) => string | undefined;
+
+export interface MarkdownOptions {
+  /** OSC 8 hyperlinks (the terminal supports them); otherwise a link shows its URL after its text. */
+  hyperlinks: boolean;
+  highlight?: Highlighter;
+}
+
+type Emphasis = 'bold' | 'italic' | 'strike';
+
+// Bounds on what is held back (R-STREAM-1): text is printed as it arrives except these short pieces.
+const MAX_LINK_TEXT = 300;
+const MAX_LINK_URL = 2000;
+const MAX_CODE_LINE = 2000;
+const MAX_HEAD = 200;
+
+const HR_WIDTH = 40;
+const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
+
+function isSpace(c: string): boolean {
+  return c === '' || c === ' ' || c === '\t' || c === '\n' || c === '\r';
+}
+
+function isPunctuation(c: string): boolean {
+  return /[\p{P}\p{S}]/u.test(c);
+}
+
+function isAsciiWordChar(c: string): boolean {
+  return /[A-Za-z0-9]/.test(c);
+}
+
+/**
+ * Renders a model's Markdown answer for a terminal as it streams (issue 21): headings, bold, italic, strikethrough,
+ * inline code, lists, block quotes, links, rules and fenced code with a language label and highlighting. What is
+ * printed is never redrawn: only an unfinished marker (the start of a line, a `*` run, a link, one code line) is
+ * held, and each hold is bounded. It reads one character at a time, so the output is the same however the text
+ * is cut into deltas. Tables and anything it does not recognise are printed as written.
+ */
+export class MarkdownStream {
+  private mode: 'line-start' | 'inline' | 'raw-line' | 'code' = 'line-start';
+  private out = '';
+  /** The start of a line, held until it shows what block it opens. */
+  private head = '';
+  private quoted = false;
+  private heading = 0;
+  private readonly active = new Set<Emphasis>();
+  /** The backtick run that opened the current code span, 0 outside one. */
+  private codeSpan = 0;
+  /** A run of `*`, `_`, `~` or backticks, held until the next character shows whether it opens or closes. */
+  private run = '';
+  private escape = false;
+  private link: { phase: 'text' | 'paren' | 'url'; text: string; url: string } | undefined;
+  /** The last character printed on this line (for the flanking rules of `*` and `_`). */
+  private prev = '';
+  private fence = { marker: '', language: '', line: '', long: false };
+
+  constructor(private readonly options: MarkdownOptions) {}
+
+  /** Sets the highlighter once it has loaded (it is loaded lazily by the host). */
+  set highlighter(highlight: Highlighter | undefined) {
+    this.options.highlight = highlight;
+  }
+
+  /** The styled text to print for `text`. */
+  push(text: string): string {
+    for (let i = 0; i < text.length; i++) {
+      // Plain runs of a line go out in one piece.
+      if (this.mode === 'inline' && !this.link && this.run === '' && !this.escape) {
+        const stop = this.nextSpecial(text, i);
+        if (stop > i) {
+          this.emit(text.slice(i, stop));
+          i = stop - 1;
+          continue;
+        }
+      }
+      this.feed(text.charAt(i));
+    }
+    return this.take();
+  }
+
+  /** The end of the answer (or another event in between): what is held is printed, styles are closed. */
+  flush(): string {
+    if (this.mode === 'line-start' && this.head !== '') this.decideHead(true);
+    if (this.mode === 'code' && this.fence.line !== '') this.emitCodeLine(false);
+    this.endInline();
+    const atLineStart = this.mode === 'line-start' || this.mode === 'code';
+    if (!atLineStart) this.mode = 'inline';
+    return this.take();
+  }
+
+  private take(): string {
+    const out = this.out;
+    this.out = '';
+    return out;
+  }
+
+  private emit(text: string): void {
+    this.out += text;
+    this.prev = text.charAt(text.length - 1);
+  }
+
+  private nextSpecial(text: string, from: number): number {
+    const pattern = this.codeSpan > 0 ? IN_CODE_SPAN : INLINE_SPECIAL;
+    pattern.lastIndex = from;
+    return pattern.exec(text)?.index ?? text.length;
+  }
+
+  private feed(c: string): void {
+    switch (this.mode) {
+      case 'line-start':
+        return this.feedHead(c);
+      case 'inline':
+        return this.feedInline(c);
+      case 'raw-line':
+        this.out += c;
+        if (c === '\n') this.newLine();
+        return;
+      case 'code':
+        return this.feedCode(c);
+    }
+  }
+
+  // ---- Blocks: decided from the start of each line.
+
+  private feedHead(c: string): void {
+    if (c === '\n') {
+      this.head += c;
+      this.decideHead(true);
+      return;
+    }
+    this.head += c;
+    this.decideHead(this.head.length >= MAX_HEAD);
+  }
+
+  /** Decides the block the held start of a line opens, or waits for more; `final` forces a decision. */
+  private decideHead(final: boolean): void {
+    const newline = this.head.endsWith('\n');
+    const head = newline ? this.head.slice(0, -1) : this.head;
+    const indent = /^[ \t]*/.exec(head)?.[0] ?? '';
+    const rest = head.slice(indent.length);
+    if (rest === '' && !final) return;
+    const first = rest.charAt(0);
+
+    if (first === '>') {
+      if (rest.length === 1 && !final) return;
+      // A block quote: a dim bar, then the rest of the line is read as a line of its own.
+      this.out += `${indent}${SGR.dimOn}│${SGR.dimOff} `;
+      this.quoted = true;
+      this.head = this.head.slice(indent.length + (rest.startsWith('> ') ? 2 : 1));
+      if (this.head !== '') this.decideHead(final);
+      return;
+    }
+    if (first === '#') {
+      if (/^#{1,6}$/.test(rest) && !final) return;
+      const m = /^(#{1,6}) /.exec(rest);
+      if (m) return this.startHeading(indent, m[1]?.length ?? 1, rest.slice(m[0].length));
+    }
+    if (first === '`' || first === '~') {
+      const m = /^(`{3,}|~{3,})([^`]*)$/.exec(rest);
+      if (m && newline) return this.openFence(indent, m[1] ?? '```', (m[2] ?? '').trim());
+      if (/^(`{1,2}|~{1,2})$/.test(rest) && !final) return;
+      if (m && !final) return;
+    }
+    if (first === '-' || first === '*' || first === '_' || first === '+') {
+      if (rest.length === 1 && !final) return;
+      if (rest.charAt(1) === ' ' && first !== '_') return this.startInline(`${indent}• `, rest.slice(2));
+      const rule = /^([-*_])\1*$/.test(rest);
+      if (rule && !final) return;
+      if (rule && rest.length >= 3) return this.printRule(indent, newline);
+    }
+    if (first >= '0' && first <= '9') {
+      const m = /^(\d{1,9})([.)])( |$)/.exec(rest);
+      if (!m && /^\d{1,9}[.)]?$/.test(rest) && !final) return;
+      if (m && (m[3] === ' ' || final))
+        return this.startInline(`${indent}${m[1]}${m[2]} `, rest.slice(m[0].length));
+    }
+    if (first === '|') {
+      // A table is printed as written.
+      this.mode = 'raw-line';
+      const text = this.head;
+      this.head = '';
+      for (const ch of text) this.feed(ch);
+      return;
+    }
+    this.startInline(indent, rest + (newline ? '\n' : ''));
+  }
+
+  private startHeading(indent: string, level: number, text: string): void {
+    this.heading = level;
+    this.out += indent + (level <= 2 ? SGR.headingMajorOn : SGR.headingOn);
+    this.startInline('', text + (this.head.endsWith('\n') ? '\n' : ''));
+  }
+
+  /** Prints `prefix` and reads `text` as the inline content of the line. */
+  private startInline(prefix: string, text: string): void {
+    this.head = '';
+    this.mode = 'inline';
+    this.out += prefix;
+    this.prev = '';
+    for (const ch of text) this.feed(ch);
+  }
+
+  private printRule(indent: string, newline: boolean): void {
+    this.head = '';
+    this.out += `${indent}${SGR.dimOn}${'─'.repeat(HR_WIDTH)}${SGR.dimOff}`;
+    if (newline) this.newLine('\n');
+    else this.mode = 'inline';
+  }
+
+  private newLine(text = ''): void {
+    this.out += text;
+    this.mode = 'line-start';
+    this.head = '';
+    this.prev = '';
+    this.quoted = false;
+  }
+
+  // ---- Fenced code: a label, then each line highlighted once it is whole.
+
+  private openFence(indent: string, marker: string, info: string): void {
+    const language = info.split(/\s+/)[0] ?? '';
+    this.fence = { marker, language, line: '', long: false };
+    this.out += `${indent}${SGR.dimOn}───${language ? ` ${language}` : ''}${SGR.dimOff}\n`;
+    this.head = '';
+    this.mode = 'code';
+  }
+
+  private feedCode(c: string): void {
+    const fence = this.fence;
+    if (fence.long) {
+      // A code line too long to hold: the rest of it goes out as it comes, unhighlighted.
+      this.out += c;
+      if (c === '\n') fence.long = false;
+      return;
+    }
+    if (c !== '\n') {
+      fence.line += c;
+      if (fence.line.length > MAX_CODE_LINE) {
+        this.out += fence.line;
+        fence.line = '';
+        fence.long = true;
+      }
+      return;
+    }
+    const closing = fence.line.trim();
+    if (
+      closing.length >= fence.marker.length &&
+      /^(`+|~+)$/.test(closing) &&
+      closing[0] === fence.marker[0]
+    ) {
+      this.out += `${SGR.dimOn}───${SGR.dimOff}\n`;
+      this.newLine();
+      return;
+    }
+    this.emitCodeLine(true);
+  }
+
+  private emitCodeLine(newline: boolean): void {
+    const { line, language } = this.fence;
+    const styled = language && line ? this.options.highlight?.(line, language) : undefined;
+    this.out += (styled ?? line) + (newline ? '\n' : '');
+    this.fence.line = '';
+  }
+
+  // ---- Inline: emphasis, code spans, links.
+
+  private feedInline(c: string): void {
+    if (this.link) return this.feedLink(c);
+    if (this.run !== '') {
+      const same = c === this.run.charAt(0) && (c === '`' || this.run.length < 3);
+      if (same) {
+        this.run += c;
+        return;
+      }
+      this.resolveRun(c);
+    }
+    if (this.escape) {
+      this.escape = false;
+      this.emit(ESCAPABLE.includes(c) ? c : `\\${c}`);
+      return;
+    }
+    if (c === '\n') return this.endLine();
+    if (this.codeSpan > 0) {
+      if (c === '`') this.run = c;
+      else this.emit(c);
+      return;
+    }
+    if (c === '\\') this.escape = true;
+    else if (c === '*' || c === '_' || c === '~' || c === '`') this.run = c;
+    else if (c === '[') this.link = { phase: 'text', text: '', url: '' };
+    else this.emit(c);
+  }
+
+  /** A held run of markers, now that `next` shows what follows it ('' at the end of the text). */
+  private resolveRun(next: string): void {
+    const run = this.run;
+    this.run = '';
+    const marker = run.charAt(0);
+    if (marker === '`') return this.resolveBackticks(run);
+    if (this.codeSpan > 0) return this.emit(run);
+    const styles: Emphasis[] =
+      marker === '~'
+        ? run.length === 2
+          ? ['strike']
+          : []
+        : run.length === 1
+          ? ['italic']
+          : run.length === 2
+            ? ['bold']
+            : ['bold', 'italic'];
+    // CommonMark's flanking rules; `*` and `~` between two ASCII letters or digits stay as written (`2*3*4`), which
+    // CommonMark would not, while CJK text, written without spaces, still gets its emphasis.
+    const prev = this.prev;
+    const left = !isSpace(next) && (!isPunctuation(next) || isSpace(prev) || isPunctuation(prev));
+    const right = !isSpace(prev) && (!isPunctuation(prev) || isSpace(next) || isPunctuation(next));
+    const underscore = marker === '_';
+    const canOpen =
+      styles.length > 0 &&
+      left &&
+      (underscore ? !right || isPunctuation(prev) : !(isAsciiWordChar(prev) && isAsciiWordChar(next)));
+    const canClose =
+      styles.length > 0 &&
+      right &&
+      (!underscore || !left || isPunctuation(next)) &&
+      styles.every((s) => this.active.has(s));
+    if (canClose) {
+      for (const s of styles) this.setStyle(s, false);
+    } else if (canOpen) {
+      for (const s of styles) this.setStyle(s, true);
+    } else this.emit(run);
+  }
+
+  private resolveBackticks(run: string): void {
+    if (this.codeSpan === 0) {
+      this.codeSpan = run.length;
+      this.out += SGR.codeOn;
+    } else if (run.length === this.codeSpan) {
+      this.codeSpan = 0;
+      this.out += SGR.codeOff;
+    } else this.emit(run);
+  }
+
+  private setStyle(style: Emphasis, on: boolean): void {
+    if (on) this.active.add(style);
+    else this.active.delete(style);
+    this.out += SGR[`${style}${on ? 'On' : 'Off'}`];
+    // SGR 22 ends bold and dim alike: a heading keeps its bold.
+    if (!on && style === 'bold' && this.heading > 0) this.out += SGR.headingOn;
+    // A closing marker sits right after text: the flanking rules must not see the marker as a space.
+    if (!on) this.prev = 'x';
+  }
+
+  private feedLink(c: string): void {
+    const link = this.link;
+    if (!link) return;
+    if (link.phase === 'text') {
+      if (c === ']') link.phase = 'paren';
+      else if (c === '\n' || c === '[' || link.text.length >= MAX_LINK_TEXT) return this.failLink(c);
+      else link.text += c;
+      return;
+    }
+    if (link.phase === 'paren') {
+      if (c === '(') link.phase = 'url';
+      else return this.failLink(c);
+      return;
+    }
+    if (c === ')' && link.url !== '') return this.printLink();
+    if (isSpace(c) || link.url.length >= MAX_LINK_URL) return this.failLink(c);
+    link.url += c;
+  }
+
+  private printLink(): void {
+    const { text, url } = this.link ?? { text: '', url: '' };
+    this.link = undefined;
+    const label = text || url;
+    if (this.options.hyperlinks) {
+      this.emit(`${SGR.linkOn}\x1b]8;;${url}\x1b\\${label}\x1b]8;;\x1b\\${SGR.linkOff}`);
+    } else {
+      this.emit(`${SGR.linkOn}${label}${SGR.linkOff}`);
+      if (url !== label) this.emit(` ${SGR.dimOn}(${url})${SGR.dimOff}`);
+    }
+  }
+
+  /** Not a link after all: what was held is read again as text, then `c`. */
+  private failLink(c: string): void {
+    const link = this.link;
+    if (!link) return;
+    this.link = undefined;
+    const held =
+      link.text + (link.phase === 'text' ? '' : ']') + (link.phase === 'url' ? `(${link.url}` : '');
+    this.emit('[');
+    for (const ch of held) this.feedInline(ch);
+    this.feedInline(c);
+  }
+
+  private endLine(): void {
+    this.endInline();
+    this.newLine('\n');
+  }
+
+  /** Closes what is open at the end of a line or of the text. */
+  private endInline(): void {
+    if (this.link) {
+      const link = this.link;
+      this.link = undefined;
+      this.emit(
+        `[${link.text}${link.phase === 'text' ? '' : ']'}${link.phase === 'url' ? `(${link.url}` : ''}`,
+      );
+    }
+    if (this.run !== '') this.resolveRun('');
+    if (this.escape) {
+      this.escape = false;
+      this.emit('\\');
+    }
+    if (this.codeSpan > 0) {
+      this.codeSpan = 0;
+      this.out += SGR.codeOff;
+    }
+    for (const style of [...this.active]) this.setStyle(style, false);
+    if (this.heading > 0) {
+      this.heading = 0;
+      this.out += SGR.headingOff;
+    }
+  }
+}
+
+const INLINE_SPECIAL = /[\\`*_~[\n]/g;
+const IN_CODE_SPAN = /[`\n]/g;

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { HacPty } from '../../helpers/pty.js';
+import { cellsOf, replay, rowsOf } from '../../helpers/screen.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+// Issue 21 in a real terminal: an answer streamed in small pieces is shown as styled Markdown (markers gone, bold
+// cells bold); raw with "markdown": false and with NO_COLOR.
+
+const tempDir = useTempDir();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const ANSWER =
+  '# Plan\n\nUse **bold** and `code`, *not* 2*3*4.\n\n- first\n- 서울 **사무소**\n\n```python\nimport os\n```\nDone.';
+
+async function ask(config: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  writeCliHome(home, fake.baseUrl, { config });
+  const hac = new HacPty(home, [], env);
+  cleanups.push(() => hac.kill());
+  await hac.waitFor('humble-ai> ');
+  // Pieces of 3 characters: every marker is cut somewhere.
+  fake.reply(openaiReply.text(ANSWER.match(/[\s\S]{1,3}/g) ?? []));
+  hac.write('plan?\r');
+  const from = await hac.waitFor('Done.');
+  await hac.waitFor('humble-ai> ', { from });
+  const term = await replay(hac.output);
+  cleanups.push(async () => term.dispose());
+  const rows = rowsOf(term);
+  return { rows: rows.slice(rows.indexOf('humble-ai> plan?') + 2, -1), term };
+}
+
+describe('answers as Markdown in the terminal (issue 21)', () => {
+  it('shows-headings-emphasis-lists-and-code-styled-without-their-markers', async () => {
+    const { rows, term } = await ask();
+    expect(rows).toEqual([
+      'Plan',
+      '',
+      'Use bold and code, not 2*3*4.',
+      '',
+      '• first',
+      '• 서울 사무소',
+      '',
+      '─── python',
+      'import os',
+      '───',
+      'Done.',
+    ]);
+    expect(cellsOf(term, 'bold')?.every((c) => c.bold)).toBe(true);
+    expect(cellsOf(term, 'Use ')?.some((c) => c.bold)).toBe(false);
+    expect(cellsOf(term, 'not')?.every((c) => c.italic)).toBe(true);
+    expect(cellsOf(term, 'Plan')?.every((c) => c.bold && c.underline)).toBe(true);
+    expect(cellsOf(term, 'code')?.every((c) => c.colour !== 'default')).toBe(true);
+    // Wide characters keep their two columns: the bold Korean word sits where its width puts it.
+    expect(cellsOf(term, '사무소')?.[0]?.bold).toBe(true);
+  });
+
+  it.each([
+    ['"markdown": false', { markdown: false }, {}],
+    ['NO_COLOR', {}, { NO_COLOR: '1' }],
+  ])('with %s the answer is shown as written', async (_name, config, env) => {
+    const { rows } = await ask(config, env);
+    expect(rows.join('\n')).toBe(ANSWER);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToSgr, loadHighlighter } from '../../../../core/transcript/highlight.js';
+import { MarkdownStream } from '../../../../core/transcript/markdown-stream.js';
+import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
+import { ANSI_STYLES } from '../../../../core/transcript/styles.js';
+import { MARKDOWN_ANSWERS } from '../../../fixtures/markdown/answers.js';
+
+// Issue 21: answers rendered as Markdown while they stream. Each answer of the corpus is fed in every chunk size:
+// the output never depends on the chunking (what was printed is never redrawn), markers of closed constructs are
+// gone, and no text is lost or doubled (the letters and digits are the same, in order).
+
+const SGR = /\x1b\[[0-9;]*m/g;
+const OSC8 = /\x1b\]8;;[^\x1b]*\x1b\\/g;
+const visible = (s: string) => s.replace(OSC8, '').replace(SGR, '');
+const letters = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '');
+
+function render(text: string, size = text.length, hyperlinks = false): string {
+  const md = new MarkdownStream({ hyperlinks });
+  let out = '';
+  for (let at = 0; at < text.length; at += Math.max(size, 1)) out += md.push(text.slice(at, at + size));
+  return out + md.flush();
+}
+
+describe('Markdown answers in every chunking', () => {
+  for (const answer of MARKDOWN_ANSWERS) {
+    it(answer.what, () => {
+      const whole = render(answer.text);
+      for (let size = 1; size < Math.min(answer.text.length, 48); size++)
+        expect(render(answer.text, size)).toBe(whole);
+      const shown = visible(whole);
+      for (const text of answer.shows) expect(shown).toContain(text);
+      for (const text of answer.hides) expect(shown).not.toContain(text);
+      expect(letters(shown)).toBe(letters(answer.text));
+    });
+  }
+});
+
+describe('styles', () => {
+  it('bold-italic-strike-and-code-have-their-own-on-and-off-codes', () => {
+    expect(render('a **b** *c* ~~d~~ `e`\n')).toBe(
+      'a \x1b[1mb\x1b[22m \x1b[3mc\x1b[23m \x1b[9md\x1b[29m \x1b[33me\x1b[39m\n',
+    );
+  });
+
+  it('a-heading-is-bold-and-keeps-its-bold-after-a-bold-span', () => {
+    expect(render('## A **b** c\n')).toBe('\x1b[1;4mA \x1b[1mb\x1b[22m\x1b[1m c\x1b[22;24m\n');
+  });
+
+  it('links-are-osc-8-hyperlinks-where-the-terminal-supports-them', () => {
+    expect(render('[docs](https://x.io/a)\n', 5, true)).toBe(
+      '\x1b[4;34m\x1b]8;;https://x.io/a\x1b\\docs\x1b]8;;\x1b\\\x1b[24;39m\n',
+    );
+    expect(visible(render('[docs](https://x.io/a)\n', 5, false))).toBe('docs (https://x.io/a)\n');
+  });
+
+  it('styles-never-run-past-the-end-of-a-line', () => {
+    const out = render('**open\n`open\nplain\n');
+    const lines = out.split('\n');
+    expect(lines[2]).toBe('plain');
+    expect(lines[0]).toMatch(/\x1b\[22m$/);
+    expect(lines[1]).toMatch(/\x1b\[39m$/);
+  });
+
+  it('holds-back-no-more-than-an-unfinished-marker', () => {
+    const md = new MarkdownStream({ hyperlinks: false });
+    expect(visible(md.push('Hello wor'))).toBe('Hello wor');
+    expect(visible(md.push('ld and **bo'))).toBe('ld and bo');
+    expect(md.push('\n-')).toBe('\x1b[22m\n');
+    expect(visible(md.push(' x'))).toBe('• x');
+  });
+
+  it('a-very-long-code-line-is-not-held-whole', () => {
+    const md = new MarkdownStream({ hyperlinks: false });
+    md.push('```js\n');
+    const printed = md.push('x'.repeat(5000));
+    expect(printed.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('code highlighting', () => {
+  it('colours-python-keywords-strings-and-comments', async () => {
+    const highlight = await loadHighlighter();
+    const line = highlight('def f(): return "x"  # note', 'python') ?? '';
+    expect(visible(line)).toBe('def f(): return "x"  # note');
+    expect(line).toContain('\x1b[35mdef');
+    expect(line).toContain('\x1b[32m"x"');
+    expect(line).toContain('\x1b[2m# note');
+    expect(highlight('x', 'no-such-language')).toBeUndefined();
+  });
+
+  it('restores-the-outer-colour-after-a-nested-span', () => {
+    expect(
+      htmlToSgr('<span class="hljs-string">a<span class="hljs-number">b</span>c</span> &lt;&amp;&gt;'),
+    ).toBe('\x1b[32ma\x1b[33mb\x1b[22;39m\x1b[32mc\x1b[22;39m <&>');
+  });
+
+  it('fenced-code-uses-the-highlighter-line-by-line', async () => {
+    const md = new MarkdownStream({ hyperlinks: false, highlight: await loadHighlighter() });
+    const out = md.push('```python\nimport os\n```\n') + md.flush();
+    expect(out).toContain('\x1b[35mimport');
+    expect(visible(out)).toBe('─── python\nimport os\n───\n');
+  });
+});
+
+describe('the transcript with Markdown on', () => {
+  it('flushes-what-is-held-before-another-event-and-keeps-lines-apart', () => {
+    const t = new TranscriptRenderer(ANSI_STYLES);
+    t.markdown = { hyperlinks: false };
+    let out = t.render({ type: 'text-delta', text: 'Calling **it' });
+    out += t.render({ type: 'error', message: 'boom' });
+    expect(visible(out)).toBe('Calling it\nboom\n');
+  });
+
+  it('is-off-unless-the-host-turns-it-on', () => {
+    const t = new TranscriptRenderer(ANSI_STYLES);
+    expect(t.render({ type: 'text-delta', text: '**raw**' })).toBe('**raw**');
+  });
+});
