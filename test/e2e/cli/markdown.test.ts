@@ -31,7 +31,7 @@ async function ask(config: Record<string, unknown> = {}, env: Record<string, str
   const from = await hac.waitFor('Done.');
   await hac.waitFor('humble-ai> ', { from });
   const term = await replay(hac.output);
-  cleanups.push(async () => term.dispose());
+  cleanups.push(() => Promise.resolve(term.dispose()));
   const rows = rowsOf(term);
   return { rows: rows.slice(rows.indexOf('humble-ai> plan?') + 2, -1), term };
 }

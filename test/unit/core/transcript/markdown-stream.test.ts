@@ -107,7 +107,7 @@ describe('the transcript with Markdown on', () => {
     const t = new TranscriptRenderer(ANSI_STYLES);
     t.markdown = { hyperlinks: false };
     let out = t.render({ type: 'text-delta', text: 'Calling **it' });
-    out += t.render({ type: 'error', message: 'boom' });
+    out += t.render({ type: 'error', code: 'auth', message: 'boom' });
     expect(visible(out)).toBe('Calling it\nboom\n');
   });
 
