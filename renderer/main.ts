@@ -16,8 +16,8 @@ declare global {
     hac?: HacBridge;
     /** Resolves when everything received so far is on screen (tests and the bench wait on it). */
     hacIdle?: () => Promise<void>;
-    /** Read-only view of the transcript buffer for tests: every line's text, and one line's cell widths. */
-    hacTranscript?: { lines(): string[]; widths(line: number): number[] };
+    /** Read-only view of the transcript buffer for tests: every line's text, one line's cell widths and styles. */
+    hacTranscript?: { lines(): string[]; widths(line: number): number[]; styles(line: number): string[] };
   }
 }
 
@@ -60,6 +60,23 @@ window.hacTranscript = {
       if (width > 0 && line.getCell(x)?.getChars()) widths.push(width);
     }
     return widths;
+  },
+  styles(y) {
+    // One entry per character: its text and the styles it is drawn with (b bold, i italic, u underline, c colour).
+    const line = view.terminal.buffer.active.getLine(y);
+    const styles: string[] = [];
+    for (let x = 0; line && x < line.length; x++) {
+      const cell = line.getCell(x);
+      if (!cell?.getChars()) continue;
+      const flags = [
+        cell.isBold() && 'b',
+        cell.isItalic() && 'i',
+        cell.isUnderline() && 'u',
+        !cell.isFgDefault() && 'c',
+      ];
+      styles.push(`${cell.getChars()}:${flags.filter(Boolean).join('')}`);
+    }
+    return styles;
   },
 };
 

@@ -53,5 +53,36 @@ describe.skipIf(NO_BROWSER)(
       await page.screenshot({ path: file });
       expect(statSync(file).size).toBeGreaterThan(20_000);
     });
+
+    it('a Markdown answer (the README picture of issue 21)', async () => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      fake.reply(
+        openaiReply.text([
+          '## 배포 계획 (Deploy plan)\n\n',
+          'The build is **green**; the *flaky* test is ~~gone~~. Run `npm run check` first.\n\n',
+          '1. Tag the release\n2. **Publish** to npm\n- see [the docs](https://example.com/docs)\n\n',
+          '```python\ndef deploy(version: str) -> bool:\n    return publish(version)  # 東京リージョン\n```\n\n',
+          '> 注意: back up `config.json` first.\n',
+        ]),
+      );
+      const browser = await launchChromium();
+      cleanups.push(() => browser.close());
+      const page = await browser.newPage({ viewport: { width: 960, height: 520 }, colorScheme: 'dark' });
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      await page.waitForTimeout(300); // the highlighter loads after the page
+      await send(page, 'How do we deploy?');
+      await waitForTranscript(page, /注意/);
+      const dir = outDir ?? tempDir();
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, 'desktop-markdown.png');
+      await page.screenshot({ path: file });
+      expect(statSync(file).size).toBeGreaterThan(20_000);
+    });
   },
 );

@@ -282,6 +282,39 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     expect(shown).toEqual(lines);
   });
 
+  it('shows a Markdown answer styled, as the terminal does (issue 21)', async () => {
+    const { fake, web } = await startWeb();
+    fake.reply(
+      openaiReply.text([
+        '## Re',
+        'sult\n\nThe **bu',
+        'ild** is `gre',
+        'en`; 한국어 *기울임*.\n\n- [do',
+        'cs](https://example.com/docs)\n',
+      ]),
+    );
+    const page = await open(web.url);
+    await send(page, 'markdown');
+    await waitForTranscript(page, /• docs/);
+    const lines = await transcriptLines(page);
+    const at = lines.indexOf('Result');
+    expect(lines.slice(at, at + 5)).toEqual([
+      'Result',
+      '',
+      'The build is green; 한국어 기울임.',
+      '',
+      '• docs',
+    ]);
+    const styles = (y: number) => page.evaluate((row) => window.hacTranscript!.styles(row), y);
+    const rowOf = (text: string) => page.evaluate((t) => window.hacTranscript!.lines().indexOf(t), text);
+    expect(await styles(await rowOf('Result'))).toEqual(['R:bu', 'e:bu', 's:bu', 'u:bu', 'l:bu', 't:bu']);
+    const body = await styles(await rowOf('The build is green; 한국어 기울임.'));
+    expect(body.slice(0, 9)).toEqual(['T:', 'h:', 'e:', ' :', 'b:b', 'u:b', 'i:b', 'l:b', 'd:b']);
+    expect(body).toContain('g:c');
+    expect(body).toContain('기:i');
+    expect((await styles(await rowOf('• docs'))).slice(2)).toEqual(['d:uc', 'o:uc', 'c:uc', 's:uc']);
+  });
+
   it('gives CJK and emoji two columns, as the terminal does', async () => {
     const { fake, web } = await startWeb();
     fake.reply(openaiReply.text(['한국어 日本語 中文 😀 ok']));
