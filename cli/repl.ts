@@ -115,7 +115,27 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
     out.write(text);
     rl.prompt(true);
   };
+  // Streamed text is rendered and written once per turn of the event loop (all the deltas of one network read),
+  // not once per delta: a terminal write is a system call and a fast stream sends thousands of deltas. Anything
+  // else is written at once, after what is pending, so the order never changes.
+  let pending: Extract<HostEvent, { type: 'text-delta' | 'thinking-delta' }> | undefined;
+  const flush = () => {
+    if (!pending) return;
+    const text = transcript.render(pending);
+    pending = undefined;
+    if (text) out.write(text);
+  };
   const show = (event: HostEvent) => {
+    if (event.type === 'text-delta' || event.type === 'thinking-delta') {
+      if (pending?.type === event.type) pending = { type: event.type, text: pending.text + event.text };
+      else {
+        flush();
+        pending = { type: event.type, text: event.text };
+        setImmediate(flush);
+      }
+      return;
+    }
+    flush();
     switch (event.type) {
       case 'input': // readline has shown what was typed
         return;
@@ -139,12 +159,14 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
   void controller.start(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
   for (;;) {
     const next = await lines.next();
+    flush();
     if (next.done) {
       out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
       break;
     }
     gate.hold();
     await controller.submit(restorePastedNewlines(next.value));
+    flush();
     if (exitCode !== undefined) break;
     rl.prompt();
     gate.release();

@@ -48,30 +48,51 @@ export async function loadHighlighter(): Promise<Highlighter> {
   };
 }
 
-/** highlight.js's output (`<span class="hljs-…">`, entities) as text with SGR colours; nested spans restore. */
+/**
+ * highlight.js's output (`<span class="hljs-…">`, entities) as text with SGR colours. A closing span restores the
+ * enclosing colour; the reset is left out when another colour follows at once (fewer bytes for the terminal).
+ */
 export function htmlToSgr(html: string): string {
   const stack: string[] = [];
-  return html.replace(
-    /<span class="([^"]*)">|<\/span>|&(?:amp|lt|gt|quot|#x27);/g,
-    (token, classes?: string) => {
-      if (token.startsWith('&')) return ENTITIES[token] ?? token;
-      if (classes !== undefined) {
-        const scope =
-          classes
-            .split(' ')[0]
-            ?.replace(/^hljs-/, '')
-            .replace(/_$/, '') ?? '';
-        const code = SCOPE_STYLES[scope] ?? SCOPE_STYLES[scope.split('.')[0] ?? ''] ?? '';
-        stack.push(code);
-        return code ? `\x1b[${code}m` : '';
-      }
-      const closed = stack.pop();
-      if (!closed) return '';
-      const outer = stack
-        .filter(Boolean)
-        .map((c) => `\x1b[${c}m`)
-        .join('');
-      return `\x1b[22;39m${outer}`;
-    },
-  );
+  let out = '';
+  let resetDue = false;
+  let at = 0;
+  for (const m of html.matchAll(/<span class="([^"]*)">|<\/span>|&(?:amp|lt|gt|quot|#x27);/g)) {
+    const token = m[0];
+    const text = html.slice(at, m.index) + (token.startsWith('&') ? (ENTITIES[token] ?? token) : '');
+    at = m.index + token.length;
+    if (text !== '') {
+      if (resetDue) out += restore(stack);
+      resetDue = false;
+      out += text;
+    }
+    if (token.startsWith('&')) continue;
+    if (token === '</span>') {
+      if (stack.pop()) resetDue = true;
+      continue;
+    }
+    const scope =
+      m[1]
+        ?.split(' ')[0]
+        ?.replace(/^hljs-/, '')
+        .replace(/_$/, '') ?? '';
+    const code = SCOPE_STYLES[scope] ?? SCOPE_STYLES[scope.split('.')[0] ?? ''] ?? '';
+    stack.push(code);
+    if (code) {
+      out += `${resetDue ? '\x1b[22;39m' : ''}\x1b[${code}m`;
+      resetDue = false;
+    }
+  }
+  const rest = html.slice(at);
+  if (rest !== '' && resetDue) out += restore(stack);
+  else if (resetDue) out += '\x1b[22;39m';
+  return out + rest;
+}
+
+/** Back to the colours of the spans still open. */
+function restore(stack: readonly string[]): string {
+  return `\x1b[22;39m${stack
+    .filter(Boolean)
+    .map((c) => `\x1b[${c}m`)
+    .join('')}`;
 }

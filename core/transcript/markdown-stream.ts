@@ -56,6 +56,8 @@ export class MarkdownStream {
   /** The last character printed on this line (for the flanking rules of `*` and `_`). */
   private prev = '';
   private fence = { marker: '', language: '', line: '', long: false };
+  /** Code lines completed in this push: highlighted together (one highlighter call, not one per line). */
+  private codeLines: string[] = [];
 
   constructor(private readonly options: MarkdownOptions) {}
 
@@ -78,13 +80,19 @@ export class MarkdownStream {
       }
       this.feed(text.charAt(i));
     }
+    this.endCodeLines();
     return this.take();
   }
 
   /** The end of the answer (or another event in between): what is held is printed, styles are closed. */
   flush(): string {
     if (this.mode === 'line-start' && this.head !== '') this.decideHead(true);
-    if (this.mode === 'code' && this.fence.line !== '') this.emitCodeLine(false);
+    this.endCodeLines();
+    if (this.mode === 'code' && this.fence.line !== '') {
+      this.codeLines.push(this.fence.line);
+      this.fence.line = '';
+      this.endCodeLines(false);
+    }
     this.endInline();
     const atLineStart = this.mode === 'line-start' || this.mode === 'code';
     if (!atLineStart) this.mode = 'inline';
@@ -102,10 +110,15 @@ export class MarkdownStream {
     this.prev = text.charAt(text.length - 1);
   }
 
+  /** Where the next character that is not plain text is (a loop over a table: no allocation per run). */
   private nextSpecial(text: string, from: number): number {
-    const pattern = this.codeSpan > 0 ? IN_CODE_SPAN : INLINE_SPECIAL;
-    pattern.lastIndex = from;
-    return pattern.exec(text)?.index ?? text.length;
+    const table = this.codeSpan > 0 ? IN_CODE_SPAN : INLINE_SPECIAL;
+    let at = from;
+    for (; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code < 128 && table[code] === 1) break;
+    }
+    return at;
   }
 
   private feed(c: string): void {
@@ -126,6 +139,8 @@ export class MarkdownStream {
   // ---- Blocks: decided from the start of each line.
 
   private feedHead(c: string): void {
+    // Most lines start with a letter: plain text, no need to look further.
+    if (this.head === '' && !BLOCK_STARTERS.includes(c)) return this.startInline('', c);
     if (c === '\n') {
       this.head += c;
       this.decideHead(true);
@@ -239,6 +254,7 @@ export class MarkdownStream {
     if (c !== '\n') {
       fence.line += c;
       if (fence.line.length > MAX_CODE_LINE) {
+        this.endCodeLines();
         this.out += fence.line;
         fence.line = '';
         fence.long = true;
@@ -251,18 +267,23 @@ export class MarkdownStream {
       /^(`+|~+)$/.test(closing) &&
       closing[0] === fence.marker[0]
     ) {
+      this.endCodeLines();
       this.out += `${SGR.dimOn}───${SGR.dimOff}\n`;
       this.newLine();
       return;
     }
-    this.emitCodeLine(true);
+    this.codeLines.push(fence.line);
+    fence.line = '';
   }
 
-  private emitCodeLine(newline: boolean): void {
-    const { line, language } = this.fence;
-    const styled = language && line ? this.options.highlight?.(line, language) : undefined;
-    this.out += (styled ?? line) + (newline ? '\n' : '');
-    this.fence.line = '';
+  /** Prints the code lines held in this push, highlighted; `newline` after the last one. */
+  private endCodeLines(newline = true): void {
+    if (this.codeLines.length === 0) return;
+    const code = this.codeLines.join('\n');
+    this.codeLines = [];
+    const language = this.fence.language;
+    const styled = language && code.trim() ? this.options.highlight?.(code, language) : undefined;
+    this.out += (styled ?? code) + (newline ? '\n' : '');
   }
 
   // ---- Inline: emphasis, code spans, links.
@@ -427,5 +448,12 @@ export class MarkdownStream {
   }
 }
 
-const INLINE_SPECIAL = /[\\`*_~[\n]/g;
-const IN_CODE_SPAN = /[`\n]/g;
+const asciiTable = (chars: string) => {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return table;
+};
+const INLINE_SPECIAL = asciiTable('\\`*_~[\n');
+const IN_CODE_SPAN = asciiTable('`\n');
+/** The characters that may begin a line that is not a paragraph (or indentation before one). */
+const BLOCK_STARTERS = ' \t\n>#`~-*_+|0123456789';
