@@ -29,14 +29,25 @@ export async function runOneShot(
   let needsConfirmation = false;
   let sawText = false;
 
+  // The answer's deltas are written once per turn of the event loop (one write per network read, not per delta);
+  // anything else is written after them, so nothing changes order.
+  let answer = '';
+  const flushAnswer = () => {
+    if (answer === '') return;
+    process.stdout.write(answer);
+    answer = '';
+  };
   const render = (unsafe: EngineEvent) => {
     const event = runtime.secrets.redactDeep(unsafe); // R-LOG-4: what a server echoed is masked
     if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === 'text-delta') {
       if (!sawText) mark('first answer text');
       sawText = true;
-      return void process.stdout.write(event.text);
+      if (answer === '') setImmediate(flushAnswer);
+      answer += event.text;
+      return;
     }
+    flushAnswer();
     if (event.type === 'turn-end') {
       mark('turn ended');
       return void (event.status === 'answered' && process.stdout.write('\n'));
@@ -56,6 +67,7 @@ export async function runOneShot(
       if (event.type === 'question') return Promise.resolve(''); // nobody to ask: ask_user gets "no answer"
       if (options.yes) return Promise.resolve('y');
       needsConfirmation = true;
+      flushAnswer();
       process.stderr.write(
         'This tool call needs your confirmation: run with --yes, or set "toolCallMode": "auto".\n',
       );
@@ -64,6 +76,7 @@ export async function runOneShot(
     if (needsConfirmation) return EXIT.needsConfirmation;
     return status === 'answered' && !hadError ? EXIT.ok : EXIT.failed;
   } finally {
+    flushAnswer(); // a turn that ended without a turn-end event (an abort) still shows what came
     mcpProblems.stop();
     process.off('SIGINT', onSignal);
   }
