@@ -28,13 +28,13 @@ export class FenceCandidate implements Candidate {
 
   constructor(private readonly host: CandidateHost) {}
 
-  get holding(): boolean {
-    return this.phase !== 'code';
-  }
+  /** False while a code fence's body is shown as it comes. */
+  holding = true;
 
   start(at: number): void {
     this.host.hold(this, '`', at);
     this.phase = 'ticks';
+    this.holding = true;
   }
 
   step(s: string, i: number): number {
@@ -100,6 +100,7 @@ export class FenceCandidate implements Candidate {
     } else {
       this.host.release(this.host.held);
       this.phase = 'code';
+      this.holding = false;
     }
   }
 
@@ -113,6 +114,7 @@ export class FenceCandidate implements Candidate {
           // Not data: show the block as code from here on.
           host.release(host.held + s.slice(i, j));
           this.phase = 'code';
+          this.holding = false;
           return j;
         }
       }

@@ -57,13 +57,18 @@ export class FormatCandidate implements Candidate {
     const openers = (lineStart ? index.lineStart : index.midLine).get(c);
     if (openers === undefined) return false;
     this.gate.length = 0;
-    for (const e of openers) if (!this.neverEnd.has(e.format)) this.gate.push(e);
+    let matched = false;
+    for (const e of openers) {
+      if (this.neverEnd.size > 0 && this.neverEnd.has(e.format)) continue;
+      this.gate.push(e);
+      matched ||= e.opener.length === 1;
+    }
     if (this.gate.length === 0) return false;
     this.host.hold(this, c, at);
     this.readers.length = 0;
     this.jsonAfter = jsonAfter;
     // An opener of one character (`[`) has matched already: its readers start at once.
-    if (this.gate.some((e) => e.opener.length === 1)) this.startReaders();
+    if (matched) this.startReaders();
     return true;
   }
 

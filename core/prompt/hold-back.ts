@@ -1,3 +1,4 @@
+import { asciiSet, indexOfAny } from '../text/ascii-set.js';
 import type { Candidate, CandidateHost } from './candidate.js';
 import { FenceCandidate } from './fence-candidate.js';
 import { AFTER_CALL_OPENERS, FormatCandidate, MID_LINE_FIRST_CHARS } from './format-candidate.js';
@@ -47,20 +48,7 @@ export function splitText(text: string, resolver: ToolResolver, allowFences: boo
 }
 
 /** Prose after the first character of a line: the characters worth stopping at. */
-const MID_LINE = new RegExp(`[\\n{${MID_LINE_FIRST_CHARS.map((c) => `\\${c}`).join('')}]`, 'g');
-
-const MID_LINE_STOPS = `\n{${MID_LINE_FIRST_CHARS.join('')}`;
-
-/** Prose: the next character that can matter. A long rest is searched natively; a streamed delta is walked. */
-function nextStop(s: string, from: number): number {
-  if (s.length - from > 32) {
-    MID_LINE.lastIndex = from;
-    return MID_LINE.exec(s)?.index ?? s.length;
-  }
-  let at = from;
-  while (at < s.length && !MID_LINE_STOPS.includes(s.charAt(at))) at++;
-  return at;
-}
+const MID_LINE_STOPS = asciiSet(`\n{${MID_LINE_FIRST_CHARS.join('')}`);
 
 /**
  * Reads prose itself and hands each possible call to its candidate kind (candidate.ts). Input is a stack of
@@ -97,14 +85,22 @@ class Splitter implements HoldBack, CandidateHost {
     if (this.ended || delta === '') return { show: '', holding: this.isHolding() };
     this.frames.push({ s: delta, i: 0, base: this.total });
     this.total += delta.length;
-    this.safely(() => this.run());
+    try {
+      this.run();
+    } catch {
+      this.recover();
+    }
     return { show: this.takeOut(), holding: this.isHolding() };
   }
 
   end(): HoldBackResult {
     if (!this.ended) {
       this.ended = true;
-      this.safely(() => this.finish());
+      try {
+        this.finish();
+      } catch {
+        this.recover();
+      }
     }
     return {
       show: this.takeOut(),
@@ -119,18 +115,14 @@ class Splitter implements HoldBack, CandidateHost {
   }
 
   // The splitter never throws (R-PARSE-5): should a bug throw, what is held and unread becomes text.
-  private safely(work: () => void): void {
-    try {
-      work();
-    } catch {
-      const rest = this.frames
-        .map((f) => f.s.slice(f.i))
-        .reverse()
-        .join('');
-      this.frames.length = 0;
-      this.release(this.held + rest);
-      this.toText(false);
-    }
+  private recover(): void {
+    const rest = this.frames
+      .map((f) => f.s.slice(f.i))
+      .reverse()
+      .join('');
+    this.frames.length = 0;
+    this.release(this.held + rest);
+    this.toText(false);
   }
 
   private takeOut(): string {
@@ -216,7 +208,7 @@ class Splitter implements HoldBack, CandidateHost {
     let from = i;
     for (let j = i; j < s.length; j++) {
       if (!this.lineStart) {
-        j = nextStop(s, j);
+        j = indexOfAny(s, j, MID_LINE_STOPS);
         if (j === s.length) break;
       }
       const c = s.charAt(j);

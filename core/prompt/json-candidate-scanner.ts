@@ -6,12 +6,12 @@ export type JsonScanStep =
   | 'closed' // the outermost bracket closed
   | 'loose-closed'; // closed only when strings may span lines: worth one try as a call
 
+import { asciiSet, indexOfAny } from '../text/ascii-set.js';
 import { JsonValueEnd } from './formats/scan.js';
 import { StrictJsonPrefix } from './strict-json-prefix.js';
 
 /** The characters that can change a scan whose strict check waits for a quote (see `skip`). */
-const SIGNIFICANT = /["'\\\n/*{}[\]]/g;
-const SIGNIFICANT_CHARS = '"\'\\\n/*{}[]';
+const SIGNIFICANT = asciiSet('"\'\\\n/*{}[]');
 
 type StartPhase = 'first' | 'ident' | 'after-ident' | 'scan';
 
@@ -74,15 +74,7 @@ export class JsonCandidateScanner {
       return from;
     if (this.comment === 'block' && this.star) return from;
     if (!this.strict.waitsForQuote) return from;
-    // A short rest (a streamed delta) is quicker to walk than to search.
-    if (s.length - from < 32) {
-      let at = from;
-      while (at < s.length && !SIGNIFICANT_CHARS.includes(s.charAt(at))) at++;
-      return at;
-    }
-    if (SIGNIFICANT_CHARS.includes(s.charAt(from))) return from;
-    SIGNIFICANT.lastIndex = from;
-    return SIGNIFICANT.exec(s)?.index ?? s.length;
+    return indexOfAny(s, from, SIGNIFICANT);
   }
 
   /** Feeds the character at absolute position `at` of the message. */

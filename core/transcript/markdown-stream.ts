@@ -1,3 +1,4 @@
+import { asciiSet, indexOfAny } from '../text/ascii-set.js';
 import { SGR } from './markdown-styles.js';
 
 /** Turns the text of one code line into styled text (syntax highlighting), or undefined when it cannot. */
@@ -110,15 +111,9 @@ export class MarkdownStream {
     this.prev = text.charAt(text.length - 1);
   }
 
-  /** Where the next character that is not plain text is (a loop over a table: no allocation per run). */
+  /** Where the next character that is not plain text is. */
   private nextSpecial(text: string, from: number): number {
-    const table = this.codeSpan > 0 ? IN_CODE_SPAN : INLINE_SPECIAL;
-    let at = from;
-    for (; at < text.length; at++) {
-      const code = text.charCodeAt(at);
-      if (code < 128 && table[code] === 1) break;
-    }
-    return at;
+    return indexOfAny(text, from, this.codeSpan > 0 ? IN_CODE_SPAN : INLINE_SPECIAL);
   }
 
   private feed(c: string): void {
@@ -448,12 +443,7 @@ export class MarkdownStream {
   }
 }
 
-const asciiTable = (chars: string) => {
-  const table = new Uint8Array(128);
-  for (const c of chars) table[c.charCodeAt(0)] = 1;
-  return table;
-};
-const INLINE_SPECIAL = asciiTable('\\`*_~[\n');
-const IN_CODE_SPAN = asciiTable('`\n');
+const INLINE_SPECIAL = asciiSet('\\`*_~[\n');
+const IN_CODE_SPAN = asciiSet('`\n');
 /** The characters that may begin a line that is not a paragraph (or indentation before one). */
 const BLOCK_STARTERS = ' \t\n>#`~-*_+|0123456789';
