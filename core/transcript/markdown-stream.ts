@@ -1,7 +1,7 @@
 import { asciiSet, indexOfAny } from '../text/ascii-set.js';
 import { SGR } from './markdown-styles.js';
 
-/** Turns the text of one code line into styled text (syntax highlighting), or undefined when it cannot. */
+/** Turns lines of code into styled text (syntax highlighting), or undefined when it cannot. */
 export type Highlighter = (line: string, language: string) => string | undefined;
 
 export interface MarkdownOptions {
@@ -45,7 +45,6 @@ export class MarkdownStream {
   private out = '';
   /** The start of a line, held until it shows what block it opens. */
   private head = '';
-  private quoted = false;
   private heading = 0;
   private readonly active = new Set<Emphasis>();
   /** The backtick run that opened the current code span, 0 outside one. */
@@ -158,7 +157,6 @@ export class MarkdownStream {
       if (rest.length === 1 && !final) return;
       // A block quote: a dim bar, then the rest of the line is read as a line of its own.
       this.out += `${indent}${SGR.dimOn}│${SGR.dimOff} `;
-      this.quoted = true;
       this.head = this.head.slice(indent.length + (rest.startsWith('> ') ? 2 : 1));
       if (this.head !== '') this.decideHead(final);
       return;
@@ -225,7 +223,6 @@ export class MarkdownStream {
     this.mode = 'line-start';
     this.head = '';
     this.prev = '';
-    this.quoted = false;
   }
 
   // ---- Fenced code: a label, then each line highlighted once it is whole.
