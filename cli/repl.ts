@@ -1,6 +1,5 @@
 import { clearLine, cursorTo } from 'node:readline';
 import readline from 'node:readline/promises';
-import { createSupportsHyperlinks } from 'supports-hyperlinks';
 import {
   ANSI_STYLES,
   loadHighlighter,
@@ -33,16 +32,14 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
   const transcript = new TranscriptRenderer(styles);
-  // Answers as styled Markdown on a colour terminal (issue 21); the highlighter loads in the background.
-  if (styles === ANSI_STYLES && runtime.config().markdown) {
-    transcript.markdown = { hyperlinks: createSupportsHyperlinks(out) };
-    setImmediate(() => {
-      loadHighlighter().then(
-        (highlight) => (transcript.highlighter = highlight),
-        (e: unknown) => runtime.logger.warn(`Code highlighting is off: ${String(e)}`),
-      );
-    });
-  }
+  // Answers as styled Markdown on a colour terminal (issue 21); what it needs besides loads once the prompt is up.
+  const markdown = styles === ANSI_STYLES && runtime.config().markdown;
+  if (markdown) transcript.markdown = { hyperlinks: false };
+  const loadMarkdownExtras = async () => {
+    const { createSupportsHyperlinks } = await import('supports-hyperlinks');
+    if (createSupportsHyperlinks(out) && controller.idle) transcript.markdown = { hyperlinks: true };
+    transcript.highlighter = await loadHighlighter();
+  };
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
   // Keys typed during a turn wait for the prompt (Ctrl+C excepted): see onCtrlC below.
@@ -156,6 +153,13 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
 
   rl.prompt();
   mark('prompt shown');
+  if (markdown) {
+    setTimeout(() => {
+      loadMarkdownExtras().catch((e: unknown) =>
+        runtime.logger.warn(`Markdown extras are off: ${String(e)}`),
+      );
+    }, 0);
+  }
   void controller.start(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
   for (;;) {
     const next = await lines.next();
