@@ -50,12 +50,8 @@ class TagReader implements CallReader {
     const last = this.last;
     this.last = c;
     switch (this.phase) {
-      case 'name': {
-        const step = this.name.feed(c);
-        if (step === 'fail') return 'reject';
-        if (step === 'done') this.phase = 'after-name';
-        return 'more';
-      }
+      case 'name':
+        return this.name.step(c, () => (this.phase = 'after-name'));
       case 'after-name':
         // `<tool_calls>` is another tag.
         if (c !== '>' && c !== '/' && !isBlank(c)) return 'reject';

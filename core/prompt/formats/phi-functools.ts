@@ -27,11 +27,9 @@ class FunctoolsReader implements CallReader {
 
   feed(c: string): ReadStep {
     if (this.json) return this.json.feed(c) ? 'end' : 'more';
-    const step = this.marker.feed(c);
-    if (step === 'done') {
+    return this.marker.step(c, () => {
       this.json = new JsonValueEnd();
       this.json.feed('[');
-    }
-    return step === 'fail' ? 'reject' : 'more';
+    });
   }
 }
