@@ -8,6 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests start real processes; two cores do not gain from more workers.
     maxWorkers: 2,
+    // expect.poll waits for real processes and servers: on a loaded CI machine 1 s (its default) is too short.
+    expect: { poll: { timeout: 10_000 } },
     env: { NO_COLOR: '1' },
   },
 });
