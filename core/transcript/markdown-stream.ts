@@ -1,4 +1,5 @@
 import { asciiSet, indexOfAny } from '../text/ascii-set.js';
+import { readLineStart } from './markdown-blocks.js';
 import { SGR } from './markdown-styles.js';
 
 /** Turns lines of code into styled text (syntax highlighting), or undefined when it cannot. */
@@ -144,62 +145,42 @@ export class MarkdownStream {
     this.decideHead(this.head.length >= MAX_HEAD);
   }
 
-  /** Decides the block the held start of a line opens, or waits for more; `final` forces a decision. */
+  /** Acts on what the held start of a line opens (markdown-blocks.ts), or keeps holding it. */
   private decideHead(final: boolean): void {
-    const newline = this.head.endsWith('\n');
-    const head = newline ? this.head.slice(0, -1) : this.head;
-    const indent = /^[ \t]*/.exec(head)?.[0] ?? '';
-    const rest = head.slice(indent.length);
-    if (rest === '' && !final) return;
-    const first = rest.charAt(0);
-
-    if (first === '>') {
-      if (rest.length === 1 && !final) return;
-      // A block quote: a dim bar, then the rest of the line is read as a line of its own.
-      this.out += `${indent}${SGR.dimOn}│${SGR.dimOff} `;
-      this.head = this.head.slice(indent.length + (rest.startsWith('> ') ? 2 : 1));
-      if (this.head !== '') this.decideHead(final);
-      return;
+    const start = readLineStart(this.head, final);
+    switch (start.kind) {
+      case 'wait':
+        return;
+      case 'quote':
+        // A dim bar, then the rest of the line is read as a line of its own.
+        this.out += `${start.indent}${SGR.dimOn}│${SGR.dimOff} `;
+        this.head = start.after;
+        if (this.head !== '') this.decideHead(final);
+        return;
+      case 'heading':
+        return this.startHeading(start.indent, start.level, start.text);
+      case 'fence':
+        return this.openFence(start.indent, start.marker, start.language);
+      case 'item':
+        return this.startInline(start.prefix, start.text);
+      case 'rule':
+        return this.printRule(start.indent, start.newline);
+      case 'table': {
+        this.mode = 'raw-line';
+        const text = this.head;
+        this.head = '';
+        for (const ch of text) this.feed(ch);
+        return;
+      }
+      case 'paragraph':
+        return this.startInline(start.indent, start.text);
     }
-    if (first === '#') {
-      if (/^#{1,6}$/.test(rest) && !final) return;
-      const m = /^(#{1,6}) /.exec(rest);
-      if (m) return this.startHeading(indent, m[1]?.length ?? 1, rest.slice(m[0].length));
-    }
-    if (first === '`' || first === '~') {
-      const m = /^(`{3,}|~{3,})([^`]*)$/.exec(rest);
-      if (m && newline) return this.openFence(indent, m[1] ?? '```', (m[2] ?? '').trim());
-      if (/^(`{1,2}|~{1,2})$/.test(rest) && !final) return;
-      if (m && !final) return;
-    }
-    if (first === '-' || first === '*' || first === '_' || first === '+') {
-      if (rest.length === 1 && !final) return;
-      if (rest.charAt(1) === ' ' && first !== '_') return this.startInline(`${indent}• `, rest.slice(2));
-      const rule = /^([-*_])\1*$/.test(rest);
-      if (rule && !final) return;
-      if (rule && rest.length >= 3) return this.printRule(indent, newline);
-    }
-    if (first >= '0' && first <= '9') {
-      const m = /^(\d{1,9})([.)])( |$)/.exec(rest);
-      if (!m && /^\d{1,9}[.)]?$/.test(rest) && !final) return;
-      if (m && (m[3] === ' ' || final))
-        return this.startInline(`${indent}${m[1]}${m[2]} `, rest.slice(m[0].length));
-    }
-    if (first === '|') {
-      // A table is printed as written.
-      this.mode = 'raw-line';
-      const text = this.head;
-      this.head = '';
-      for (const ch of text) this.feed(ch);
-      return;
-    }
-    this.startInline(indent, rest + (newline ? '\n' : ''));
   }
 
   private startHeading(indent: string, level: number, text: string): void {
     this.heading = level;
     this.out += indent + (level <= 2 ? SGR.headingMajorOn : SGR.headingOn);
-    this.startInline('', text + (this.head.endsWith('\n') ? '\n' : ''));
+    this.startInline('', text);
   }
 
   /** Prints `prefix` and reads `text` as the inline content of the line. */
@@ -227,8 +208,7 @@ export class MarkdownStream {
 
   // ---- Fenced code: a label, then each line highlighted once it is whole.
 
-  private openFence(indent: string, marker: string, info: string): void {
-    const language = info.split(/\s+/)[0] ?? '';
+  private openFence(indent: string, marker: string, language: string): void {
     this.fence = { marker, language, line: '', long: false };
     this.out += `${indent}${SGR.dimOn}───${language ? ` ${language}` : ''}${SGR.dimOff}\n`;
     this.head = '';

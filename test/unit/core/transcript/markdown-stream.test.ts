@@ -69,6 +69,10 @@ describe('styles', () => {
     expect(visible(md.push(' x'))).toBe('• x');
   });
 
+  it('a-list-number-alone-on-its-line-keeps-the-line-break', () => {
+    expect(visible(render('1.\nnext\n'))).toBe('1. \nnext\n');
+  });
+
   it('a-very-long-code-line-is-not-held-whole', () => {
     const md = new MarkdownStream({ hyperlinks: false });
     md.push('```js\n');
