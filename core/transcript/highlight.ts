@@ -1,47 +1,68 @@
+import type { TokenStream } from 'prismjs';
 import type { Highlighter } from './markdown-stream.js';
 
-// highlight.js scopes → SGR foreground colours (or dim). Scopes not listed keep the default colour.
-const SCOPE_STYLES: Record<string, string> = {
+const DIM = '2';
+
+// Prism token types (or their aliases) → SGR foreground colours (or dim). Types not listed keep the colour around.
+const TOKEN_STYLES: Record<string, string> = {
   keyword: '35',
-  'selector-tag': '35',
-  literal: '35',
-  built_in: '36',
-  type: '36',
-  'title.class': '36',
+  boolean: '35',
+  atrule: '35',
+  important: '35',
+  selector: '35',
+  tag: '35',
+  builtin: '36',
+  'class-name': '36',
   string: '32',
-  regexp: '32',
-  addition: '32',
+  char: '32',
+  regex: '32',
+  'attr-value': '32',
+  inserted: '32',
+  url: '32',
   number: '33',
+  constant: '33',
   symbol: '33',
-  attr: '33',
-  'template-variable': '33',
+  'attr-name': '33',
+  property: '33',
+  variable: '33',
+  function: '34',
   title: '34',
-  'title.function': '34',
-  section: '34',
-  deletion: '31',
-  comment: '2',
-  quote: '2',
-  meta: '2',
+  deleted: '31',
+  comment: DIM,
+  prolog: DIM,
+  doctype: DIM,
+  cdata: DIM,
 };
 
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#x27;': "'",
+// Names people write after ``` that Prism knows by another name.
+const ALIASES: Record<string, string> = {
+  console: 'bash',
+  zsh: 'bash',
+  'c++': 'cpp',
+  cs: 'csharp',
+  'c#': 'csharp',
+  golang: 'go',
+  jsonc: 'json',
+  dockerfile: 'docker',
+  rs: 'rust',
+  rb: 'ruby',
+  kt: 'kotlin',
+  ps1: 'powershell',
+  objc: 'objectivec',
 };
 
 /**
- * Loads highlight.js (its common languages) on first use and returns a highlighter for code lines. Unknown
- * languages come back undefined (the line is printed as it is).
+ * Loads Prism (the languages in prism-languages.ts) on first use and returns a highlighter for code lines.
+ * Unknown languages come back undefined (the line is printed as it is).
  */
 export async function loadHighlighter(): Promise<Highlighter> {
-  const { default: hljs } = await import('highlight.js/lib/common');
-  return (line, language) => {
-    if (!hljs.getLanguage(language)) return undefined;
+  const { default: Prism } = await import('./prism-languages.js');
+  return (code, language) => {
+    const name = language.toLowerCase();
+    const grammar = Prism.languages[ALIASES[name] ?? name];
+    if (!grammar || typeof grammar !== 'object') return undefined;
     try {
-      return htmlToSgr(hljs.highlight(line, { language, ignoreIllegals: true }).value);
+      return tokensToSgr(Prism.tokenize(code, grammar));
     } catch {
       return undefined;
     }
@@ -49,50 +70,49 @@ export async function loadHighlighter(): Promise<Highlighter> {
 }
 
 /**
- * highlight.js's output (`<span class="hljs-…">`, entities) as text with SGR colours. A closing span restores the
- * enclosing colour; the reset is left out when another colour follows at once (fewer bytes for the terminal).
+ * Prism's tokens as text with SGR colours: each piece of text takes the colour of the innermost styled token
+ * around it, a code is written only where the colour changes, and no colour runs past the end of a line.
  */
-export function htmlToSgr(html: string): string {
-  const stack: string[] = [];
+export function tokensToSgr(tokens: TokenStream): string {
   let out = '';
-  let resetDue = false;
-  let at = 0;
-  for (const m of html.matchAll(/<span class="([^"]*)">|<\/span>|&(?:amp|lt|gt|quot|#x27);/g)) {
-    const token = m[0];
-    const text = html.slice(at, m.index) + (token.startsWith('&') ? (ENTITIES[token] ?? token) : '');
-    at = m.index + token.length;
-    if (text !== '') {
-      if (resetDue) out += restore(stack);
-      resetDue = false;
-      out += text;
+  let current = '';
+  const paint = (colour: string): void => {
+    if (colour === current) return;
+    // Only what changes: a new foreground replaces the old one; dim (2) has its own off code (22).
+    const off = current === DIM ? '22' : current && (colour === '' || colour === DIM) ? '39' : '';
+    out += `\x1b[${[off, colour].filter(Boolean).join(';')}m`;
+    current = colour;
+  };
+  const walk = (stream: TokenStream, colour: string): void => {
+    if (typeof stream === 'string') {
+      for (let at = 0; at < stream.length;) {
+        const newline = stream.indexOf('\n', at);
+        const end = newline === -1 ? stream.length : newline;
+        if (end > at) {
+          paint(colour);
+          out += stream.slice(at, end);
+        }
+        if (newline === -1) break;
+        paint('');
+        out += '\n';
+        at = newline + 1;
+      }
+    } else if (Array.isArray(stream)) {
+      for (const token of stream) walk(token, colour);
+    } else {
+      walk(stream.content, styleOf(stream.type, stream.alias) ?? colour);
     }
-    if (token.startsWith('&')) continue;
-    if (token === '</span>') {
-      if (stack.pop()) resetDue = true;
-      continue;
-    }
-    const scope =
-      m[1]
-        ?.split(' ')[0]
-        ?.replace(/^hljs-/, '')
-        .replace(/_$/, '') ?? '';
-    const code = SCOPE_STYLES[scope] ?? SCOPE_STYLES[scope.split('.')[0] ?? ''] ?? '';
-    stack.push(code);
-    if (code) {
-      out += `${resetDue ? '\x1b[22;39m' : ''}\x1b[${code}m`;
-      resetDue = false;
-    }
-  }
-  const rest = html.slice(at);
-  if (rest !== '' && resetDue) out += restore(stack);
-  else if (resetDue) out += '\x1b[22;39m';
-  return out + rest;
+  };
+  walk(tokens, '');
+  paint('');
+  return out;
 }
 
-/** Back to the colours of the spans still open. */
-function restore(stack: readonly string[]): string {
-  return `\x1b[22;39m${stack
-    .filter(Boolean)
-    .map((c) => `\x1b[${c}m`)
-    .join('')}`;
+function styleOf(type: string, alias: string | string[] | undefined): string | undefined {
+  const style = TOKEN_STYLES[type];
+  if (style !== undefined) return style;
+  for (const name of typeof alias === 'string' ? [alias] : (alias ?? [])) {
+    if (TOKEN_STYLES[name] !== undefined) return TOKEN_STYLES[name];
+  }
+  return undefined;
 }

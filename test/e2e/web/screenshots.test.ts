@@ -78,6 +78,7 @@ describe.skipIf(NO_BROWSER)(
       await page.waitForTimeout(300); // the highlighter loads after the page
       await send(page, 'How do we deploy?');
       await waitForTranscript(page, /注意/);
+      await page.waitForFunction(() => document.body.dataset.state === 'ready');
       const dir = outDir ?? tempDir();
       mkdirSync(dir, { recursive: true });
       const file = path.join(dir, 'desktop-markdown.png');

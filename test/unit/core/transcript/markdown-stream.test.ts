@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToSgr, loadHighlighter } from '../../../../core/transcript/highlight.js';
+import { loadHighlighter, tokensToSgr } from '../../../../core/transcript/highlight.js';
 import { MarkdownStream } from '../../../../core/transcript/markdown-stream.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
 import { ANSI_STYLES } from '../../../../core/transcript/styles.js';
@@ -92,10 +92,24 @@ describe('code highlighting', () => {
     expect(highlight('x', 'no-such-language')).toBeUndefined();
   });
 
-  it('restores-the-outer-colour-after-a-nested-span', () => {
+  it('restores-the-outer-colour-after-a-nested-token', async () => {
+    const highlight = await loadHighlighter();
+    // An f-string: the number inside the braces has its own colour, the string's comes back after it.
+    expect(highlight('x = f"a{1}b"', 'py')).toBe(
+      'x = \x1b[32mf"a\x1b[39m{\x1b[33m1\x1b[39m}\x1b[32mb"\x1b[39m',
+    );
     expect(
-      htmlToSgr('<span class="hljs-string">a<span class="hljs-number">b</span>c</span> &lt;&amp;&gt;'),
-    ).toBe('\x1b[32ma\x1b[33mb\x1b[22;39m\x1b[32mc\x1b[22;39m <&>');
+      tokensToSgr([
+        'a',
+        { type: 'comment', content: ['b', { type: 'keyword', content: 'c' } as never] } as never,
+      ]),
+    ).toBe('a\x1b[2mb\x1b[22;35mc\x1b[39m');
+  });
+
+  it('never-runs-a-colour-past-the-end-of-a-line', async () => {
+    const highlight = await loadHighlighter();
+    expect(highlight('-old\n+new', 'diff')).toBe('\x1b[31m-old\x1b[39m\n\x1b[32m+new\x1b[39m');
+    expect(highlight('/* a\nb */ x', 'c++')).toBe('\x1b[2m/* a\x1b[22m\n\x1b[2mb */\x1b[22m x');
   });
 
   it('fenced-code-uses-the-highlighter-line-by-line', async () => {
