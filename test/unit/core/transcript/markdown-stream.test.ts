@@ -92,6 +92,48 @@ describe('code highlighting', () => {
     expect(highlight('x', 'no-such-language')).toBeUndefined();
   });
 
+  it('knows-the-languages-models-write-most-by-their-usual-names', async () => {
+    const highlight = await loadHighlighter();
+    const samples: [string, string][] = [
+      ['bash', 'echo "x"'],
+      ['sh', 'ls -la'],
+      ['c', 'int x = 1;'],
+      ['cpp', 'int x = 1;'],
+      ['csharp', 'var x = 1;'],
+      ['go', 'func f() {}'],
+      ['java', 'class A {}'],
+      ['js', 'const a = 1;'],
+      ['json', '{"a": 1}'],
+      ['kotlin', 'fun f() {}'],
+      ['lua', 'local x = 1'],
+      ['php', '<?php echo 1; ?>'],
+      ['python', 'def f(): pass'],
+      ['ruby', 'def f; end'],
+      ['rust', 'fn f() {}'],
+      ['sql', 'SELECT 1'],
+      ['swift', 'func f() {}'],
+      ['ts', 'let x: number = 1'],
+      ['tsx', 'const a = <b>x</b>;'],
+      ['yaml', 'a: 1'],
+      ['toml', 'a = 1'],
+      ['Dockerfile', 'FROM node'],
+      ['html', '<b>x</b>'],
+      ['css', 'a { color: red }'],
+      ['scss', '$a: 1;'],
+      ['powershell', 'Get-Item -Path x'],
+      ['r', 'x <- 1'],
+      ['perl', 'my $x = 1;'],
+      ['objc', '@interface A @end'],
+      ['makefile', 'all: x'],
+      ['graphql', 'query { a }'],
+      ['ini', '[a]'],
+      ['diff', '+a'],
+      ['markdown', '# a'],
+    ];
+    const plain = samples.filter(([language, code]) => !/\x1b\[\d/.test(highlight(code, language) ?? ''));
+    expect(plain).toEqual([]);
+  });
+
   it('restores-the-outer-colour-after-a-nested-token', async () => {
     const highlight = await loadHighlighter();
     // An f-string: the number inside the braces has its own colour, the string's comes back after it.
