@@ -3,7 +3,7 @@
  * activity). The SDK drops SSE comment lines (`: OPENROUTER PROCESSING`) before we see a part, so without this a
  * proxy that keeps the connection alive while the model thinks looks silent and gets timed out.
  */
-export function activityFetch(onBytes: () => void, base: typeof fetch = fetch): typeof fetch {
+export function activityFetch(onBytes: () => void, base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body) return response;

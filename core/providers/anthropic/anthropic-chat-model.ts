@@ -20,6 +20,7 @@ import { callControlFor } from '../timeouts.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { defaultMaxTokens, thinkingBudget, thinkingStyle, type ThinkingStyle } from './model-rules.js';
+import { httpFetch } from '../http-fetch.js';
 
 /** Our own watchdog decides timeouts; the SDK's is set beyond any of ours. */
 const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -255,7 +256,7 @@ export class AnthropicChatModel implements ChatModel {
 
   /** fetch, then refuse a web page and guard the event stream's line lengths. */
   private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const response = await fetch(input, init);
+    const response = await httpFetch(input, init);
     if (!response.ok) return response;
     if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
       await response.body?.cancel().catch(() => undefined);

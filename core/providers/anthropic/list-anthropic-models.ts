@@ -1,4 +1,5 @@
 import type { Logger } from '../../logging/logger.js';
+import { httpFetch } from '../http-fetch.js';
 
 /**
  * The model ids an Anthropic account may use (`GET /v1/models`), for `/set-model` (R-PROV-7). Never throws: when
@@ -19,6 +20,7 @@ export async function listAnthropicModels(
     maxRetries: 0,
     timeout: options.timeoutMs ?? 3000,
     logLevel: 'off',
+    fetch: httpFetch,
   });
   try {
     const ids: string[] = [];

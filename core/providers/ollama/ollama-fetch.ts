@@ -1,6 +1,7 @@
 import { htmlPageError, type ErrorContext } from '../provider-errors.js';
 import { withGuardedBody } from '../guard-body.js';
 import { mapOllamaHttpError, unreachableError } from './map-ollama-error.js';
+import { httpFetch } from '../http-fetch.js';
 
 /** Error bodies are short; a proxy's page may not be. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
@@ -17,7 +18,7 @@ export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undef
     const signals = [init?.signal, ours].filter((s): s is AbortSignal => s instanceof AbortSignal);
     let response: Response;
     try {
-      response = await fetch(input, {
+      response = await httpFetch(input, {
         ...init,
         signal: signals.length ? AbortSignal.any(signals) : undefined,
       });

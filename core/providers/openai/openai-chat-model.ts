@@ -21,6 +21,7 @@ import { mapOpenAIError } from './map-openai-error.js';
 import { modelRules, rejectsTemperature, type ModelRules } from './model-rules.js';
 import { readDelta } from './read-delta.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
+import { httpFetch } from '../http-fetch.js';
 
 /** Our own watchdog decides timeouts; the SDK's (headers only) is set beyond any of ours. */
 const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -206,7 +207,7 @@ export class OpenAIChatModel implements ChatModel {
 
   /** fetch, then refuse a web page and guard the event stream's line lengths. */
   private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const response = await fetch(input, init);
+    const response = await httpFetch(input, init);
     if (!response.ok) return response;
     const type = response.headers.get('content-type') ?? '';
     if (/text\/html/i.test(type)) {

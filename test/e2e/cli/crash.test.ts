@@ -163,7 +163,8 @@ describe('SIGKILL while hac writes its files', () => {
       const sessions = homes.flatMap((h) =>
         existsSync(path.join(h, 'sessions')) ? readdirSync(path.join(h, 'sessions')) : [],
       );
-      expect(sessions.length).toBeGreaterThan(oneShot / 2);
+      // (A one-shot writes its session near its end, so only the later kills find one.)
+      expect(sessions.length).toBeGreaterThan(oneShot / 5);
       // The next clean start removes what the kills left (no live process owns it).
       for (const hacHome of homes) {
         const run = await runHac(path.dirname(hacHome), ['-p', 'after the crashes']);

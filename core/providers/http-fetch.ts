@@ -1,0 +1,149 @@
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+const MAX_REDIRECTS = 20;
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+// Credentials a cross-origin redirect must not carry (fetch drops Authorization; the vendors' key headers too).
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'api-key', 'cookie'];
+
+/**
+ * The `fetch` the provider SDKs get: the same contract as the global one for what they send (a URL, a method,
+ * headers, a text or bytes body, a signal), over node:http. The global fetch (undici) parses HTTP in WebAssembly
+ * that V8 recompiles in the background once it is hot, and a process cannot exit before that job ends: about
+ * 80 ms at the end of every `hac -p` on this machine (issue 19). Node's own HTTP parser is native. Anything else
+ * (a Request object, a streamed or form body) goes to the global fetch.
+ */
+export const httpFetch: typeof fetch = async (input, init = {}) => {
+  const url = input instanceof URL ? input : typeof input === 'string' ? new URL(input) : undefined;
+  const body = init.body;
+  const plainBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
+  if (!url || !plainBody || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return fetch(input, init);
+  init.signal?.throwIfAborted();
+  let method = (init.method ?? 'GET').toUpperCase();
+  let payload = body ?? undefined;
+  const headers = new Headers(init.headers);
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    const response = await send(target, method, headers, payload, init.signal ?? undefined);
+    const location = response.headers.location;
+    if (
+      !location ||
+      ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0) ||
+      init.redirect === 'manual'
+    )
+      return toResponse(response, method, init.signal ?? undefined);
+    response.resume();
+    if (init.redirect === 'error' || hop === MAX_REDIRECTS)
+      throw new TypeError('fetch failed: redirect refused');
+    const next = new URL(location, target);
+    if (next.origin !== target.origin) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+    // As fetch does: a 303, or a 301/302 after a POST, continues as a GET without the body.
+    if (
+      response.statusCode === 303 ||
+      (method === 'POST' && response.statusCode !== 307 && response.statusCode !== 308)
+    ) {
+      method = method === 'HEAD' ? 'HEAD' : 'GET';
+      payload = undefined;
+      headers.delete('content-type');
+      headers.delete('content-length');
+    }
+    target = next;
+  }
+};
+
+function send(
+  url: URL,
+  method: string,
+  headers: Headers,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const outgoing: OutgoingHttpHeaders = Object.fromEntries(headers);
+    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method,
+      headers: outgoing,
+    });
+    const onAbort = () => request.destroy(signal?.reason as Error);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.once('response', (response) => {
+      response.once('close', () => signal?.removeEventListener('abort', onAbort));
+      resolve(response);
+    });
+    request.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      // The global fetch's shapes: the abort reason itself, or a TypeError with the network error as its cause.
+      reject(signal?.aborted ? (signal.reason as Error) : new TypeError('fetch failed', { cause: error }));
+    });
+    request.end(body);
+  });
+}
+
+function toResponse(message: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
+  const headers = new Headers();
+  for (let i = 0; i < message.rawHeaders.length; i += 2)
+    headers.append(message.rawHeaders[i] ?? '', message.rawHeaders[i + 1] ?? '');
+  const status = message.statusCode ?? 0;
+  const init = { status, statusText: message.statusMessage ?? '', headers };
+  if (NULL_BODY_STATUS.has(status) || method === 'HEAD') {
+    message.resume();
+    return new Response(null, init);
+  }
+  return new Response(webStream(decoded(message), signal), init);
+}
+
+/** The body as the server meant it: fetch undoes gzip, deflate and brotli, so this does too. */
+function decoded(message: IncomingMessage): Readable {
+  const encoding = (message.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (!decoder) return message;
+  pipeline(message, decoder, () => undefined); // an error or early close of either destroys both
+  return decoder;
+}
+
+/** A byte stream that pauses the socket while the reader is behind, and fails with the abort reason. */
+function webStream(source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  // Events may still come after the reader cancelled or the stream ended: the first ending wins.
+  let settled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const settle = (end: () => void) => {
+        if (settled) return;
+        settled = true;
+        end();
+      };
+      // Cut off before its end (an abort, a reset, a dropped connection): the global fetch's shapes, so the
+      // providers' error mapping reads both alike.
+      const fail = (cause?: Error) =>
+        settle(() =>
+          controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause })),
+        );
+      source.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      });
+      source.once('end', () => settle(() => controller.close()));
+      source.once('error', fail);
+      source.once('close', () => source.readableEnded || fail());
+    },
+    pull() {
+      source.resume();
+    },
+    cancel(reason) {
+      settled = true;
+      source.destroy(reason instanceof Error ? reason : undefined);
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpFetch } from '../../../core/providers/http-fetch.js';
+import { refusedUrl } from '../../fakes/http-fake.js';
+
+// httpFetch stands in for the global fetch under the SDKs (issue 19): each case holds it to what fetch does.
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function serve(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen) => void,
+): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      seen.push(entry);
+      handle(req, res, entry);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('httpFetch, the fetch the provider SDKs get', () => {
+  it('sends-the-method-headers-and-body-and-returns-what-fetch-returns', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      res.writeHead(404, 'Nope', { 'content-type': 'application/json', 'x-request-id': 'r1' });
+      res.end('{"error":{"message":"없음"}}');
+    });
+    const init = {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ q: '안녕하세요' }),
+    };
+    const ours = await httpFetch(`${url}/v1/chat`, init);
+    const theirs = await fetch(`${url}/v1/chat`, init);
+    for (const r of [ours, theirs]) {
+      expect(r.status).toBe(404);
+      expect(r.statusText).toBe('Nope');
+      expect(r.ok).toBe(false);
+      expect(r.headers.get('x-request-id')).toBe('r1');
+      expect(await r.json()).toEqual({ error: { message: '없음' } });
+    }
+    const [a, b] = seen;
+    expect(a?.method).toBe('POST');
+    expect(a?.url).toBe('/v1/chat');
+    expect(a?.body).toBe(b?.body);
+    expect(a?.headers['content-length']).toBe(b?.headers['content-length']);
+    expect(a?.headers.authorization).toBe('Bearer k');
+  });
+
+  it('hands-over-each-piece-of-the-body-as-it-arrives', async () => {
+    let second!: () => void;
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      second = () => res.end('data: two\n\n');
+    });
+    const response = await httpFetch(url);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: one\n\n'); // before the server sent more
+    second();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: two\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('fails-with-the-abort-reason-before-and-during-the-body', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('part');
+    });
+    const early = new AbortController();
+    early.abort();
+    await expect(httpFetch(url, { signal: early.signal })).rejects.toMatchObject({ name: 'AbortError' });
+
+    const late = new AbortController();
+    const response = await httpFetch(url, { signal: late.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    late.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('cancelling-the-body-closes-the-connection', async () => {
+    let closed!: Promise<void>;
+    const { url } = await serve((_req, res) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve()));
+      res.writeHead(200);
+      res.write('part');
+    });
+    const response = await httpFetch(url);
+    await response.body!.cancel();
+    await closed; // the server saw the connection go (a socket left open would time this test out)
+  });
+
+  it('reports-a-refused-connection-and-a-dropped-one-as-fetch-does', async () => {
+    const refused = await httpFetch(await refusedUrl()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as TypeError).message).toBe('fetch failed');
+    expect(((refused as TypeError).cause as { code?: string }).code).toBe('ECONNREFUSED');
+
+    const { url } = await serve((req, res) => {
+      res.writeHead(200);
+      res.write('some');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    const reader = (await httpFetch(url)).body!.getReader();
+    await reader.read();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated' });
+  });
+
+  it('undoes-gzip-and-gives-a-204-no-body', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/empty') return void res.writeHead(204).end();
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(gzipSync('{"models":["m"]}'));
+    });
+    expect(await (await httpFetch(url)).json()).toEqual({ models: ['m'] });
+    const empty = await httpFetch(`${url}/empty`);
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+  });
+
+  it('follows-redirects-as-fetch-does-and-keeps-keys-to-their-origin', async () => {
+    const other = await serve((_req, res) => res.end('elsewhere'));
+    const { url, seen } = await serve((req, res) => {
+      if (req.url === '/old') return void res.writeHead(307, { location: '/new' }).end();
+      if (req.url === '/see-other') return void res.writeHead(303, { location: '/new' }).end();
+      if (req.url === '/away') return void res.writeHead(308, { location: `${other.url}/x` }).end();
+      res.end(`${req.method} here`);
+    });
+    const post = { method: 'POST', headers: { authorization: 'Bearer k', 'x-api-key': 'k' }, body: 'b' };
+    expect(await (await httpFetch(`${url}/old`, post)).text()).toBe('POST here');
+    expect(seen.at(-1)).toMatchObject({ url: '/new', body: 'b', headers: { authorization: 'Bearer k' } });
+    expect(await (await httpFetch(`${url}/see-other`, post)).text()).toBe('GET here');
+    expect(seen.at(-1)?.body).toBe('');
+    expect(await (await httpFetch(`${url}/away`, post)).text()).toBe('elsewhere');
+    expect(other.seen[0]?.body).toBe('b');
+    expect(other.seen[0]?.headers.authorization).toBeUndefined();
+    expect(other.seen[0]?.headers['x-api-key']).toBeUndefined();
+  });
+});
