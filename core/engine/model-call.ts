@@ -6,6 +6,7 @@ import { streamWithRetries } from '../providers/retry.js';
 import { isStalledStream, type StalledStreamError } from '../providers/timeouts.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { NativeToolCall, Usage } from '../types/message.js';
+import { coalesceDeltas } from './coalesce-deltas.js';
 import { CUT_OFF } from './resolve-calls.js';
 
 /** One LLM call's outcome, after its events were yielded. */
@@ -61,10 +62,12 @@ export async function* callModel(
     }
   };
   try {
-    const parts = streamWithRetries(options.model, options.request, signal, {
-      logger: options.logger,
-      sleep: options.sleep,
-    });
+    const parts = coalesceDeltas(
+      streamWithRetries(options.model, options.request, signal, {
+        logger: options.logger,
+        sleep: options.sleep,
+      }),
+    );
     for await (const part of parts) {
       switch (part.type) {
         case 'reasoning-delta':

@@ -37,11 +37,11 @@ describe('chat controller: messages', () => {
       'thinking-start',
       'thinking-delta',
       'thinking-end',
-      'text-delta',
-      'text-delta',
+      'text-delta', // 'Hel' and 'lo' came together: one delta
       'turn-end',
       'session-saved',
     ]);
+    expect(ofType(events, 'text-delta')[0]?.text).toBe('Hello');
     expect(events[0]).toEqual({ type: 'input', text: 'hello there', reply: false });
     const saved = ofType(events, 'session-saved')[0]!;
     expect(JSON.parse(readFileSync(saved.file, 'utf8')).messages).toHaveLength(2);
