@@ -1,12 +1,17 @@
-// The terminal host's speed (issue 6, R-PERF-1), every figure against a floor measured in the same run:
-//  1. time until `humble-ai> ` appears in a pseudo-terminal, with 0 and with 3 stdio MCP servers configured,
-//     vs `node -e ''` (target <= 150 ms, and the 3 servers add nothing: they connect after the prompt);
-//  2. a one-shot answer (`hac -p`) from a local OpenAI-shaped SSE server vs a bare script streaming the same
-//     answer with the openai SDK (target <= 0.7x), and the peak RSS of both (/usr/bin/time -f %M).
-//  3. where hac's one-shot time goes: HAC_PROFILE=1 makes hac print its phase marks on stderr.
+// The terminal host's speed (issues 6 and 19, R-PERF-1), every figure against a floor measured in the same run:
+//  1. start-up: `hac --version` vs `node -e ''` (target <= 1.1x); time until `humble-ai> ` appears in a
+//     pseudo-terminal with 0 and with 3 stdio MCP servers (target <= 150 ms; the servers connect after the prompt);
+//  2. a one-shot answer (`hac -p`, 60 chunks) vs a bare script streaming the same answer with the vendor's SDK:
+//     OpenAI's SSE and Ollama's NDJSON (target <= 0.6x); with one stdio MCP server configured vs a bare script that
+//     also starts that server with the official MCP client and sends its tools (target <= 0.8x);
+//  3. from the server's last byte to the process's exit, the session and log on disk (target <= 25 ms);
+//  4. streaming cost from socket to screen: a 1 MB and a 5 MB answer in 16-character events, both providers, vs the
+//     bare script printing the same events (target <= 1.3x, and linear: 5 MB takes about 5x 1 MB);
+//  5. where the time of one `hac -p` goes: HAC_PROFILE=1 makes hac print its phase marks on stderr.
 // Run: npm run build && node bench/cli.mjs [runs=10]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,69 +19,145 @@ import { performance } from 'node:perf_hooks';
 import pty from 'node-pty';
 
 const runs = Number(process.argv[2] ?? 10);
+const streamRuns = Math.max(3, Math.round(runs / 3));
 const root = new URL('..', import.meta.url).pathname;
 const hacBin = join(root, 'dist/cli/hac.mjs');
 const testServer = join(root, 'test/fixtures/mcp/test-server.mjs');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const ms = (x) => `${x.toFixed(1)} ms`;
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+const row = (label, text) => console.log(`${label.padEnd(44)}${text}`);
 
-// An OpenAI-shaped server answering every chat request with the same 60-chunk stream.
-const WORDS = Array.from({ length: 60 }, (_, i) => `word${i} `);
+// ---- The local server: OpenAI-shaped SSE on /v1/chat/completions, Ollama's NDJSON on /api/chat, streaming the
+// answer set by `answer()`: each event in its own write and turn of the event loop, as a server streaming tokens
+// sends them; a long answer in pieces of about 64 KB (one write per event would make this server the bottleneck).
+// The bodies are built before the runs, so the server costs the clients as little as it can. The time its last
+// byte left is kept for figure 3.
+let events = [];
+let bodies = {};
+let lastByteAt = 0;
+function answer(list) {
+  events = list;
+  const sse = (delta, finish = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const ndjson = (content, done = false) =>
+    `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', eval_count: list.length } : {}) })}\n`;
+  const pieces = (parts) => {
+    if (list.length < 1000) return parts;
+    const out = [''];
+    for (const part of parts) {
+      if (out[out.length - 1].length > 65_536) out.push('');
+      out[out.length - 1] += part;
+    }
+    return out;
+  };
+  bodies = {
+    openai: pieces([
+      sse({ role: 'assistant', content: '' }),
+      ...list.map((e) => sse({ content: e })),
+      sse({}, 'stop'),
+      'data: [DONE]\n\n',
+    ]),
+    ollama: pieces([...list.map((e) => ndjson(e)), ndjson('', true)]),
+  };
+}
+answer(Array.from({ length: 60 }, (_, i) => `word${i} `));
 const server = http.createServer((req, res) => {
   req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta, finish = null) =>
-      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.write(chunk({ role: 'assistant', content: '' }));
-    for (const w of WORDS) res.write(chunk({ content: w }));
-    res.write(chunk({}, 'stop'));
-    res.end('data: [DONE]\n\n');
+  req.on('end', async () => {
+    const ollama = req.url === '/api/chat';
+    res.writeHead(200, { 'content-type': ollama ? 'application/x-ndjson' : 'text/event-stream' });
+    const body = bodies[ollama ? 'ollama' : 'openai'];
+    for (const piece of body.slice(0, -1)) {
+      if (!res.write(piece)) await once(res, 'drain');
+      else await new Promise((r) => setImmediate(r));
+    }
+    res.end(body.at(-1), () => (lastByteAt = performance.now()));
   });
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+const origin = `http://127.0.0.1:${server.address().port}`;
 
-function home(servers) {
+// ---- Homes and the bare scripts (in bench/ so that they resolve node_modules).
+const homes = [];
+function home({ provider = 'openai', servers = 0 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'hac-bench-'));
+  homes.push(dir);
   const hacHome = join(dir, '.humble-ai-cli');
   mkdirSync(hacHome);
-  writeFileSync(
-    join(hacHome, 'config.json'),
-    JSON.stringify({
-      models: [{ name: 'gpt-bench', provider: 'openai', apiKey: 'sk-bench-000000', baseUrl, active: true }],
-    }),
-  );
+  const baseUrl = provider === 'openai' ? `${origin}/v1` : origin;
+  const models = [{ name: 'm', provider, apiKey: 'sk-bench-000000', baseUrl, active: true }];
+  writeFileSync(join(hacHome, 'config.json'), JSON.stringify({ models }));
   writeFileSync(join(hacHome, 'system_prompt.txt'), 'You are terse.\n');
   if (servers) {
-    const entries = Object.fromEntries(
-      Array.from({ length: servers }, (_, i) => [
-        `s${i}`,
-        { command: process.execPath, args: [testServer, 'stdio'] },
-      ]),
+    const entries = Array.from({ length: servers }, (_, i) => [
+      `s${i}`,
+      { command: process.execPath, args: [testServer, 'stdio'] },
+    ]);
+    writeFileSync(
+      join(hacHome, 'mcp-servers.json'),
+      JSON.stringify({ mcpServers: Object.fromEntries(entries) }),
     );
-    writeFileSync(join(hacHome, 'mcp-servers.json'), JSON.stringify({ mcpServers: entries }));
   }
   return {
-    dir,
+    hacHome,
     env: { PATH: process.env.PATH, HOME: dir, HAC_HOME: hacHome, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
   };
 }
 
-function run(cmd, args, env, { stdin = '' } = {}) {
+const messages = `[{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hello' }]`;
+const bareScripts = {
+  openai: `
+import OpenAI from 'openai';
+const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
+const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages} });
+for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
+process.stdout.write('\\n');`,
+  ollama: `
+import { Ollama } from 'ollama';
+const client = new Ollama({ host: '${origin}' });
+const stream = await client.chat({ model: 'm', stream: true, options: { temperature: 0.1 }, messages: ${messages} });
+for await (const part of stream) process.stdout.write(part.message.content);
+process.stdout.write('\\n');`,
+  openaiMcp: `
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import OpenAI from 'openai';
+const mcp = new Client({ name: 'bare', version: '1.0.0' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(testServer)}, 'stdio'] }));
+const { tools } = await mcp.listTools();
+const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
+const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
+  tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) });
+for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
+process.stdout.write('\\n');
+await mcp.close();`,
+};
+const bareFiles = Object.fromEntries(
+  Object.entries(bareScripts).map(([name, text]) => {
+    const file = join(root, 'bench', `.bare-${name}.mjs`);
+    writeFileSync(file, text);
+    return [name, file];
+  }),
+);
+
+/** Runs a process to its end: wall time from spawn to exit, and when it exited (for figure 3). */
+function run(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(cmd, args, { env, cwd: root });
-    let stdout = '';
+    const out = [];
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    let exitedAt = 0;
+    child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', () => (exitedAt = performance.now()));
     child.on('close', (code) =>
       code === 0
-        ? resolve({ ms: performance.now() - start, stdout, stderr })
+        ? resolve({ ms: exitedAt - start, exitedAt, stdout: Buffer.concat(out).toString(), stderr })
         : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}\n${stderr}`)),
     );
-    child.stdin.end(stdin);
+    child.stdin.end();
   });
 }
 
@@ -90,89 +171,139 @@ function timeToPrompt(env) {
       out += d;
       if (!done && out.includes('humble-ai> ')) {
         done = true;
-        const ms = performance.now() - start;
+        const took = performance.now() - start;
         term.write('/exit\r');
-        term.onExit(() => resolve(ms));
+        term.onExit(() => resolve(took));
       }
     });
   });
 }
 
-const bare = `
-import OpenAI from 'openai';
-const client = new OpenAI({ baseURL: ${JSON.stringify(baseUrl)}, apiKey: 'sk-bench-000000', maxRetries: 0 });
-const stream = await client.chat.completions.create({ model: 'gpt-bench', stream: true, temperature: 0.1,
-  messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hello' }] });
-for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
-process.stdout.write('\\n');`;
-const bareFile = join(root, 'bench', '.bare-openai.mjs');
-writeFileSync(bareFile, bare);
-
-const plain = home(0);
-const three = home(3);
-try {
-  // 1. Start-up to the prompt.
-  const floor = [];
-  const prompt0 = [];
-  const prompt3 = [];
-  await run(process.execPath, ['-e', ''], plain.env);
-  await timeToPrompt(plain.env);
-  for (let i = 0; i < runs; i++) {
-    floor.push((await run(process.execPath, ['-e', ''], plain.env)).ms);
-    prompt0.push(await timeToPrompt(plain.env));
-    prompt3.push(await timeToPrompt(three.env));
-  }
-  console.log(`node -e ''                      ${fmt(median(floor))}`);
-  console.log(
-    `prompt, 0 MCP servers           ${fmt(median(prompt0))}  (${(median(prompt0) / median(floor)).toFixed(2)}x node; target <= 150 ms)`,
-  );
-  console.log(
-    `prompt, 3 MCP servers           ${fmt(median(prompt3))}  (+${fmt(median(prompt3) - median(prompt0))} vs 0 servers)`,
-  );
-
-  // 2. One-shot answer vs the bare SDK script.
-  const expected = `${WORDS.join('')}\n`;
-  const hacRuns = [];
-  const bareRuns = [];
-  for (let i = 0; i < runs + 1; i++) {
-    const h = await run(process.execPath, [hacBin, '-p', 'hello'], plain.env);
-    const b = await run(process.execPath, [bareFile], plain.env);
+/** hac -p and the bare script, alternated, `n` runs each after one warm-up; both must print the whole answer. */
+async function versus(env, bareFile, n) {
+  const expected = `${events.join('')}\n`;
+  const hac = [];
+  const bare = [];
+  const tail = [];
+  for (let i = 0; i <= n; i++) {
+    const h = await run(process.execPath, [hacBin, '-p', 'hello'], env);
+    const hacTail = h.exitedAt - lastByteAt;
+    const b = await run(process.execPath, [bareFile], env);
     if (h.stdout !== expected || b.stdout !== expected)
-      throw new Error(`unexpected output: ${JSON.stringify(h.stdout)} / ${JSON.stringify(b.stdout)}`);
-    if (i > 0) {
-      hacRuns.push(h.ms);
-      bareRuns.push(b.ms);
-    }
+      throw new Error(`unexpected output: ${h.stdout.slice(0, 80)}… / ${b.stdout.slice(0, 80)}…`);
+    if (i === 0) continue;
+    hac.push(h.ms);
+    bare.push(b.ms);
+    tail.push(hacTail);
   }
-  console.log(`bare openai SDK script          ${fmt(median(bareRuns))}`);
-  console.log(
-    `hac -p                          ${fmt(median(hacRuns))}  (${(median(hacRuns) / median(bareRuns)).toFixed(2)}x the bare script; target <= 0.7x)`,
-  );
+  return { hac: median(hac), bare: median(bare), tail: median(tail) };
+}
 
-  const rss = async (args) =>
-    Number(
-      (await run('/usr/bin/time', ['-f', '%M', process.execPath, ...args], plain.env)).stderr
-        .trim()
-        .split('\n')
-        .at(-1),
+/** The phase marks of one `hac -p` (HAC_PROFILE=1), as intervals: what each step took, on the bench's clock. */
+async function phases(env) {
+  const spawnedAt = performance.now();
+  const r = await run(process.execPath, [hacBin, '-p', 'hello'], { ...env, HAC_PROFILE: '1' });
+  const at = Object.fromEntries(
+    [...r.stderr.matchAll(/\[hac-profile\] [\d.]+ (.+) @([\d.]+)/g)].map((m) => [
+      m[1],
+      Number(m[2]) - performance.timeOrigin,
+    ]),
+  );
+  return {
+    'spawn -> modules loaded': at['modules loaded'] - spawnedAt,
+    'modules -> config read, core created': at['config loaded, core created'] - at['modules loaded'],
+    'core -> first answer text': at['first answer text'] - at['config loaded, core created'],
+    "server's last byte -> turn ended": at['turn ended'] - lastByteAt,
+    'turn ended -> done (MCP, log closed)': at.done - at['turn ended'],
+    'done -> process gone': r.exitedAt - at.done,
+  };
+}
+
+// Sections: node bench/cli.mjs [runs] [startup,oneshot,stream,phases]
+const sections = new Set((process.argv[3] ?? 'startup,oneshot,stream,phases').split(','));
+const plain = home();
+const ollamaHome = home({ provider: 'ollama' });
+try {
+  if (sections.has('startup')) {
+    const floor = [];
+    const version = [];
+    const prompt0 = [];
+    const prompt3 = [];
+    const three = home({ servers: 3 });
+    await run(process.execPath, ['-e', ''], plain.env);
+    await timeToPrompt(plain.env);
+    for (let i = 0; i < runs; i++) {
+      floor.push((await run(process.execPath, ['-e', ''], plain.env)).ms);
+      version.push((await run(process.execPath, [hacBin, '--version'], plain.env)).ms);
+      prompt0.push(await timeToPrompt(plain.env));
+      prompt3.push(await timeToPrompt(three.env));
+    }
+    row(`node -e ''`, ms(median(floor)));
+    row(
+      'hac --version',
+      `${ms(median(version))}  (${ratio(median(version), median(floor))} node; target <= 1.1x)`,
     );
-  const hacRss = await rss([hacBin, '-p', 'hello']);
-  const bareRss = await rss([bareFile]);
-  console.log(
-    `peak RSS: hac -p ${(hacRss / 1024).toFixed(1)} MB, bare script ${(bareRss / 1024).toFixed(1)} MB  (${(hacRss / bareRss).toFixed(2)}x; target <= 1x)`,
-  );
+    row('prompt, 0 MCP servers', `${ms(median(prompt0))}  (target <= 150 ms)`);
+    row('prompt, 3 MCP servers', `${ms(median(prompt3))}  (target <= 150 ms)`);
+  }
 
-  // 3. Phases of one hac -p run.
-  const profiled = await run(process.execPath, [hacBin, '-p', 'hello'], { ...plain.env, HAC_PROFILE: '1' });
-  const marks = profiled.stderr.split('\n').filter((l) => l.startsWith('[hac-profile]'));
-  console.log(
-    marks.length
-      ? `phases (ms since process start):\n  ${marks.join('\n  ')}`
-      : 'phases: (hac printed no profile marks)',
-  );
+  if (sections.has('oneshot')) {
+    const openai = await versus(plain.env, bareFiles.openai, runs);
+    row(
+      'hac -p, OpenAI SSE',
+      `${ms(openai.hac)} vs bare openai SDK ${ms(openai.bare)} = ${ratio(openai.hac, openai.bare)}  (target <= 0.6x)`,
+    );
+    const ollama = await versus(ollamaHome.env, bareFiles.ollama, runs);
+    row(
+      'hac -p, Ollama NDJSON',
+      `${ms(ollama.hac)} vs bare ollama SDK ${ms(ollama.bare)} = ${ratio(ollama.hac, ollama.bare)}  (target <= 0.6x)`,
+    );
+    const mcp = await versus(home({ servers: 1 }).env, bareFiles.openaiMcp, runs);
+    row(
+      'hac -p, OpenAI + 1 stdio MCP server',
+      `${ms(mcp.hac)} vs bare SDKs ${ms(mcp.bare)} = ${ratio(mcp.hac, mcp.bare)}  (target <= 0.8x)`,
+    );
+    row(
+      'last byte -> exit, hac -p OpenAI',
+      `${ms(openai.tail)}  (Ollama ${ms(ollama.tail)}, with MCP ${ms(mcp.tail)}; target <= 25 ms)`,
+    );
+    const sessions = readdirSync(join(plain.hacHome, 'sessions')).length;
+    if (sessions <= runs) throw new Error(`only ${sessions} session files for ${runs + 1} runs`);
+  }
+
+  if (sections.has('stream')) {
+    for (const [provider, env, bareFile] of [
+      ['OpenAI', plain.env, bareFiles.openai],
+      ['Ollama', ollamaHome.env, bareFiles.ollama],
+    ]) {
+      const figures = [];
+      for (const mb of [1, 5]) {
+        const text = 'Streaming 한국어 日本語 text. '.repeat(Math.ceil((mb << 20) / 30)).slice(0, mb << 20);
+        answer(text.match(/[\s\S]{1,16}/g));
+        const r = await versus(env, bareFile, streamRuns);
+        figures.push(r);
+        row(
+          `${mb} MB in 16-char events, ${provider}`,
+          `${ms(r.hac)} vs bare SDK ${ms(r.bare)} = ${ratio(r.hac, r.bare)}  (target <= 1.3x)`,
+        );
+      }
+      row(
+        `  5 MB / 1 MB, ${provider}`,
+        `hac ${ratio(figures[1].hac, figures[0].hac)}, bare ${ratio(figures[1].bare, figures[0].bare)}  (linear: about 5x)`,
+      );
+    }
+    answer(Array.from({ length: 60 }, (_, i) => `word${i} `));
+  }
+
+  if (sections.has('phases')) {
+    await phases(plain.env);
+    const all = [];
+    for (let i = 0; i < runs; i++) all.push(await phases(plain.env));
+    console.log(`phases of hac -p, OpenAI (median of ${runs}):`);
+    for (const name of Object.keys(all[0])) row(`  ${name}`, ms(median(all.map((p) => p[name]))));
+  }
 } finally {
   server.close();
-  rmSync(plain.dir, { recursive: true, force: true });
-  rmSync(three.dir, { recursive: true, force: true });
-  rmSync(bareFile, { force: true });
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+  for (const file of Object.values(bareFiles)) rmSync(file, { force: true });
 }
