@@ -19,10 +19,11 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays.
-  const file = await linkTarget(link);
+  // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays. A new
+  // file (exclusive) has neither a target nor a mode to keep: link() below refuses any entry of that name.
+  const file = options.exclusive ? link : await linkTarget(link);
   const dir = path.dirname(file);
-  const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
+  const mode = (options.exclusive ? undefined : await existingMode(file)) ?? options.mode ?? 0o600;
   const temp = path.join(dir, tempName(path.basename(file)));
   let created = false;
   try {

@@ -7,14 +7,18 @@ export function activityFetch(onBytes: () => void, base: typeof fetch): typeof f
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body) return response;
-    const watched = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          onBytes();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+    // Read through a reader rather than pipeThrough(): Node's pipe builds a new JavaScript context for an error
+    // message each time a pipe ends (about 2 ms per answer, issue 19).
+    const reader = response.body.getReader();
+    const watched = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        onBytes();
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
     return new Response(watched, {
       status: response.status,
       statusText: response.statusText,

@@ -1,5 +1,4 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
@@ -27,7 +26,9 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
   const headers = new Headers(init.headers);
   let target = url;
   for (let hop = 0; ; hop++) {
-    const response = await send(target, method, headers, payload, init.signal ?? undefined);
+    // node:https (and TLS) loads only for an https URL: a local Ollama never pays for it.
+    const request = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+    const response = await send(request, target, method, headers, payload, init.signal ?? undefined);
     const location = response.headers.location;
     if (
       !location ||
@@ -55,6 +56,7 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
 };
 
 function send(
+  request: typeof httpRequest,
   url: URL,
   method: string,
   headers: Headers,
@@ -64,22 +66,19 @@ function send(
   return new Promise((resolve, reject) => {
     const outgoing: OutgoingHttpHeaders = Object.fromEntries(headers);
     if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method,
-      headers: outgoing,
-    });
-    const onAbort = () => request.destroy(signal?.reason as Error);
+    const outgoingRequest = request(url, { method, headers: outgoing });
+    const onAbort = () => outgoingRequest.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', onAbort, { once: true });
-    request.once('response', (response) => {
+    outgoingRequest.once('response', (response) => {
       response.once('close', () => signal?.removeEventListener('abort', onAbort));
       resolve(response);
     });
-    request.once('error', (error) => {
+    outgoingRequest.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       // The global fetch's shapes: the abort reason itself, or a TypeError with the network error as its cause.
       reject(signal?.aborted ? (signal.reason as Error) : new TypeError('fetch failed', { cause: error }));
     });
-    request.end(body);
+    outgoingRequest.end(body);
   });
 }
 
