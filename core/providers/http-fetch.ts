@@ -111,13 +111,25 @@ function decoded(message: IncomingMessage): Readable {
   return decoder;
 }
 
-/** A byte stream that pauses the socket while the reader is behind, and fails with the abort reason. */
+/**
+ * A byte stream that pauses the socket while the reader is behind, and fails with the abort reason. Node's parser
+ * hands over each frame of a chunked body on its own (an SSE server writes one per event); the frames of one
+ * network read are passed on as one chunk, as the global fetch does, since every reader above costs per chunk.
+ */
 function webStream(source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   // Events may still come after the reader cancelled or the stream ended: the first ending wins.
   let settled = false;
+  let pending: Buffer[] = [];
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      const deliver = () => {
+        if (settled || pending.length === 0) return;
+        controller.enqueue(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
+        pending = [];
+        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      };
       const settle = (end: () => void) => {
+        deliver();
         if (settled) return;
         settled = true;
         end();
@@ -129,9 +141,7 @@ function webStream(source: Readable, signal: AbortSignal | undefined): ReadableS
           controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause })),
         );
       source.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+        if (!settled && pending.push(chunk) === 1) queueMicrotask(deliver);
       });
       source.once('end', () => settle(() => controller.close()));
       source.once('error', fail);
@@ -142,6 +152,7 @@ function webStream(source: Readable, signal: AbortSignal | undefined): ReadableS
     },
     cancel(reason) {
       settled = true;
+      pending = [];
       source.destroy(reason instanceof Error ? reason : undefined);
     },
   });

@@ -82,6 +82,25 @@ describe('httpFetch, the fetch the provider SDKs get', () => {
     expect((await reader.read()).done).toBe(true);
   });
 
+  it('passes-the-frames-of-one-read-on-as-one-chunk', async () => {
+    // An SSE server writes one chunked-encoding frame per event; node:http hands each over alone, and every
+    // reader above (the guard, the SDK's decoder) costs per chunk.
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 200; i++) res.write(`data: ${i}\n\n`);
+      res.end();
+    });
+    const reader = (await httpFetch(url)).body!.getReader();
+    let chunks = 0;
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      chunks++;
+      text += Buffer.from(r.value).toString();
+    }
+    expect(text).toBe(Array.from({ length: 200 }, (_, i) => `data: ${i}\n\n`).join(''));
+    expect(chunks).toBeLessThan(20);
+  });
+
   it('fails-with-the-abort-reason-before-and-during-the-body', async () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200);
