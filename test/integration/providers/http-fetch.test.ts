@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,4 +181,72 @@ describe('httpFetch, the fetch the provider SDKs get', () => {
     expect(other.seen[0]?.headers.authorization).toBeUndefined();
     expect(other.seen[0]?.headers['x-api-key']).toBeUndefined();
   });
+
+  // The real vendors are https: node:https is loaded only for them, so it needs a test of its own.
+  const openssl = (() => {
+    try {
+      execFileSync('openssl', ['version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!openssl)(
+    'speaks-https-too (skipped without the openssl command to make a certificate)',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'hac-tls-'));
+      try {
+        const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-keyout',
+            key,
+            '-out',
+            cert,
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+            '-addext',
+            'subjectAltName=IP:127.0.0.1',
+          ],
+          { stdio: 'ignore' },
+        );
+        const server = https.createServer(
+          { key: readFileSync(key), cert: readFileSync(cert) },
+          (req, res) => {
+            req.resume();
+            res.writeHead(200, { 'content-type': 'text/event-stream' });
+            res.end(`data: ${req.method} over tls\n\n`);
+          },
+        );
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+          try {
+          // A self-signed certificate is refused, as fetch refuses it...
+          const refused = await httpFetch(url, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+          expect(refused).toBeInstanceOf(TypeError);
+          expect(((refused as TypeError).cause as { code?: string }).code).toBe(
+            'DEPTH_ZERO_SELF_SIGNED_CERT',
+          );
+          // ...and trusted once the agent is told about it.
+          https.globalAgent.options.ca = readFileSync(cert);
+          const response = await httpFetch(url, { method: 'POST', body: '{}' });
+          expect(await response.text()).toBe('data: POST over tls\n\n');
+        } finally {
+          delete https.globalAgent.options.ca;
+            https.globalAgent.destroy();
+          await new Promise((r) => server.close(r));
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
