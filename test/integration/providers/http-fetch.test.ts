@@ -228,7 +228,7 @@ describe('httpFetch, the fetch the provider SDKs get', () => {
         );
         await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
         const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-          try {
+        try {
           // A self-signed certificate is refused, as fetch refuses it...
           const refused = await httpFetch(url, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
           expect(refused).toBeInstanceOf(TypeError);
@@ -241,7 +241,7 @@ describe('httpFetch, the fetch the provider SDKs get', () => {
           expect(await response.text()).toBe('data: POST over tls\n\n');
         } finally {
           delete https.globalAgent.options.ca;
-            https.globalAgent.destroy();
+          https.globalAgent.destroy();
           await new Promise((r) => server.close(r));
         }
       } finally {
