@@ -53,27 +53,34 @@ describe('MCP conformance suite, client scenarios', () => {
     expect(Object.keys(baseline).filter((s) => !all.includes(s))).toEqual([]);
   });
 
+  // sse-retry checks that the client reconnects after the server's `retry` (500 ms, 200 ms late at most); with
+  // the other scenarios running beside it on a loaded two-core machine it once came 249 ms late. Timed scenarios
+  // get a second run; a client that ignored `retry` fails both.
+  const TIMED = new Set(['sse-retry']);
   it.concurrent.each(scenarios)('%s', async (scenario) => {
     const outDir = path.join(work, scenario.replace(/\//g, '_'));
-    const passed = await promisify(execFile)(
-      node,
-      [
-        suite,
-        'client',
-        '--command',
-        `${node} ${entry}`,
-        '--scenario',
-        scenario,
-        '--timeout',
-        '20000',
-        '-o',
-        outDir,
-      ],
-      { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
-    ).then(
-      () => true,
-      () => false,
-    );
+    const runOnce = () =>
+      promisify(execFile)(
+        node,
+        [
+          suite,
+          'client',
+          '--command',
+          `${node} ${entry}`,
+          '--scenario',
+          scenario,
+          '--timeout',
+          '20000',
+          '-o',
+          outDir,
+        ],
+        { cwd: work, env: { ...process.env, HAC_MCP_BUNDLE: bundle }, maxBuffer: 16 * 1024 * 1024 },
+      ).then(
+        () => true,
+        () => false,
+      );
+    let passed = await runOnce();
+    if (!passed && TIMED.has(scenario)) passed = await runOnce();
     const reason = baseline[scenario];
     if (reason)
       expect(passed, `${scenario} now passes: remove it from expected-failures.json (${reason})`).toBe(false);
