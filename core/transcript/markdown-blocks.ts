@@ -15,20 +15,23 @@ export type LineStart =
  */
 export function readLineStart(head: string, final: boolean): LineStart {
   const newline = head.endsWith('\n');
+  const end = newline ? head.length - 1 : head.length;
+  // Called for each character a line start is held for: no regex or slice before the first character decides.
+  let at = 0;
+  while (at < end && (head[at] === ' ' || head[at] === '\t')) at++;
+  if (at === end && !final) return WAIT;
+  const first = at < end ? head.charAt(at) : '';
   const line = newline ? head.slice(0, -1) : head;
   const nl = newline ? '\n' : '';
-  const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
-  const rest = line.slice(indent.length);
-  const wait = { kind: 'wait' } as const;
-  if (rest === '' && !final) return wait;
-  const first = rest.charAt(0);
+  const indent = line.slice(0, at);
+  const rest = line.slice(at);
 
   if (first === '>') {
-    if (rest.length === 1 && !final) return wait;
-    return { kind: 'quote', indent, after: head.slice(indent.length + (rest.startsWith('> ') ? 2 : 1)) };
+    if (rest.length === 1 && !final) return WAIT;
+    return { kind: 'quote', indent, after: head.slice(at + (rest.startsWith('> ') ? 2 : 1)) };
   }
   if (first === '#') {
-    if (/^#{1,6}$/.test(rest) && !final) return wait;
+    if (/^#{1,6}$/.test(rest) && !final) return WAIT;
     const m = /^(#{1,6}) /.exec(rest);
     if (m) return { kind: 'heading', indent, level: m[1]?.length ?? 1, text: rest.slice(m[0].length) + nl };
   }
@@ -38,21 +41,23 @@ export function readLineStart(head: string, final: boolean): LineStart {
       const language = (m[2] ?? '').trim().split(/\s+/)[0] ?? '';
       return { kind: 'fence', indent, marker: m[1] ?? '```', language };
     }
-    if ((m || /^(`{1,2}|~{1,2})$/.test(rest)) && !final) return wait;
+    if ((m || /^(`{1,2}|~{1,2})$/.test(rest)) && !final) return WAIT;
   }
   if (first === '-' || first === '*' || first === '_' || first === '+') {
-    if (rest.length === 1 && !final) return wait;
+    if (rest.length === 1 && !final) return WAIT;
     if (rest.charAt(1) === ' ' && first !== '_')
       return { kind: 'item', prefix: `${indent}• `, text: rest.slice(2) + nl };
     const rule = /^([-*_])\1*$/.test(rest);
-    if (rule && !final) return wait;
+    if (rule && !final) return WAIT;
     if (rule && rest.length >= 3) return { kind: 'rule', indent, newline };
   }
   if (first >= '0' && first <= '9') {
-    if (/^\d{1,9}[.)]?$/.test(rest) && !final) return wait;
+    if (/^\d{1,9}[.)]?$/.test(rest) && !final) return WAIT;
     const m = /^(\d{1,9})([.)])( |$)/.exec(rest);
     if (m) return { kind: 'item', prefix: `${indent}${m[1]}${m[2]} `, text: rest.slice(m[0].length) + nl };
   }
   if (first === '|') return { kind: 'table' };
   return { kind: 'paragraph', indent, text: rest + nl };
 }
+
+const WAIT: LineStart = { kind: 'wait' };

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadHighlighter, tokensToSgr } from '../../../../core/transcript/highlight.js';
-import { MarkdownStream } from '../../../../core/transcript/markdown-stream.js';
+import { MarkdownStream, type Highlighter } from '../../../../core/transcript/markdown-stream.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
 import { ANSI_STYLES } from '../../../../core/transcript/styles.js';
 import { MARKDOWN_ANSWERS } from '../../../fixtures/markdown/answers.js';
+import { LONG_ANSWERS } from '../../../fixtures/markdown/long-answers.js';
 
 // Issue 21: answers rendered as Markdown while they stream. Each answer of the corpus is fed in every chunk size:
 // the output never depends on the chunking (what was printed is never redrawn), markers of closed constructs are
@@ -33,6 +35,37 @@ describe('Markdown answers in every chunking', () => {
       expect(letters(shown)).toBe(letters(answer.text));
     });
   }
+});
+
+describe('whole answers as models write them, cut anywhere', () => {
+  /** Renders `text` cut at `cuts` (positions in it), with the highlighter when given. */
+  function renderCut(text: string, cuts: number[], highlight?: Highlighter): string {
+    const md = new MarkdownStream({ hyperlinks: false, highlight });
+    const points = [...new Set(cuts)].sort((a, b) => a - b);
+    let out = '';
+    let from = 0;
+    for (const at of [...points, text.length]) {
+      out += md.push(text.slice(from, at));
+      from = at;
+    }
+    return out + md.flush();
+  }
+
+  it('prints-the-same-styled-text-whatever-the-chunking', async () => {
+    const highlight = await loadHighlighter();
+    for (const text of LONG_ANSWERS) {
+      const whole = renderCut(text, [], highlight);
+      const shown = visible(whole);
+      expect(letters(shown)).toBe(letters(text));
+      for (const marker of ['**', '```', '## ']) expect(shown).not.toContain(marker);
+      fc.assert(
+        fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 400 }), (cuts) => {
+          expect(renderCut(text, cuts, highlight)).toBe(whole);
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
 });
 
 describe('styles', () => {
