@@ -29,7 +29,7 @@ writeFileSync(
     ],
   }),
 );
-const web = spawn(process.execPath, [join(root, 'dist/cli/hac.mjs'), 'web'], {
+const web = spawn(process.execPath, [join(root, 'dist/cli/hac.cjs'), 'web'], {
   env: { PATH: process.env.PATH, HOME: home, HAC_HOME: join(home, '.humble-ai-cli') },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -18,7 +18,7 @@ import { importTs } from './import-ts.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
 const root = new URL('..', import.meta.url).pathname;
-const hacBin = join(root, 'dist/cli/hac.mjs');
+const hacBin = join(root, 'dist/cli/hac.cjs');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const { MARKDOWN_ANSWERS } = await importTs('test/fixtures/markdown/answers.ts');

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const runs = Number(process.argv[2] ?? 20);
-const hac = new URL('../dist/cli/hac.mjs', import.meta.url).pathname;
+const hac = new URL('../dist/cli/hac.cjs', import.meta.url).pathname;
 if (!existsSync(hac)) throw new Error(`${hac} is missing: run "npm run build" first`);
 
 function wallMs(args) {

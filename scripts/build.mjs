@@ -46,10 +46,27 @@ const mcpApart = {
   },
 };
 
-const [main, mcp] = await Promise.all([
+// The entry is CommonJS (see cli/hac.ts); it loads start.mjs, the ES module all the rest is split from.
+const startApart = {
+  name: 'start-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/start\.js$/ }, () => ({ path: './start.mjs', external: true }));
+  },
+};
+
+const [entryBuild, main, mcp] = await Promise.all([
   build({
     ...common,
     entryPoints: { hac: 'cli/hac.ts' },
+    outdir,
+    format: 'cjs',
+    banner: {},
+    outExtension: { '.js': '.cjs' },
+    plugins: [startApart],
+  }),
+  build({
+    ...common,
+    entryPoints: { start: 'cli/start.ts' },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -57,9 +74,9 @@ const [main, mcp] = await Promise.all([
   }),
   build({ ...common, entryPoints: { mcp: 'core/mcp/index.ts' }, outdir }),
 ]);
-const result = { outputFiles: [...mcp.outputFiles, ...main.outputFiles] };
+const result = { outputFiles: [...mcp.outputFiles, ...main.outputFiles, ...entryBuild.outputFiles] };
 
-const entry = path.join(outdir, 'hac.mjs');
+const entry = path.join(outdir, 'hac.cjs');
 const written = new Set();
 for (const file of result.outputFiles.sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0))) {
   mkdirSync(path.dirname(file.path), { recursive: true });
@@ -68,6 +85,8 @@ for (const file of result.outputFiles.sort((a, b) => (a.path === entry ? 1 : b.p
   renameSync(temp, file.path);
   written.add(file.path);
 }
+
+rmSync(path.join(outdir, 'hac.mjs'), { force: true }); // the entry of builds before it was CommonJS
 
 // Chunks of older builds: removed once they are a minute old (a running hac has loaded them by then).
 const chunks = path.join(outdir, 'chunks');

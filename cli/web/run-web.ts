@@ -69,7 +69,7 @@ export async function runWeb(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-/** dist/renderer, beside dist/cli where the running `hac.mjs` is. */
+/** dist/renderer, beside dist/cli where the running `hac.cjs` is. */
 function rendererDir(): string {
   return path.resolve(path.dirname(realpathSync(process.argv[1] ?? '.')), '../renderer');
 }

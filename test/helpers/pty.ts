@@ -1,7 +1,7 @@
 import { spawn, type IPty } from 'node-pty';
 import path from 'node:path';
 
-export const HAC_BIN = path.resolve(import.meta.dirname, '../../dist/cli/hac.mjs');
+export const HAC_BIN = path.resolve(import.meta.dirname, '../../dist/cli/hac.cjs');
 
 /** Strips ANSI escapes and carriage returns, so tests read the screen text. */
 export function plain(text: string): string {
