@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // The `hac` entry, built as CommonJS: Node starts a CommonJS file without setting up its ES module loader (about
 // 4 ms), so `hac --version` costs what `node -e ''` does (bench/cli.mjs). Everything else is in start.ts.
+import { writeSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 
 declare const __HAC_VERSION__: string;
 
 const args = process.argv.slice(2);
 if (args.includes('--version') || args.includes('-v')) {
-  process.stdout.write(`hac ${__HAC_VERSION__}\n`);
+  // Straight to fd 1: setting up process.stdout (a stream over the pipe or terminal) costs more than the rest.
+  try {
+    writeSync(1, `hac ${__HAC_VERSION__}\n`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error; // `hac --version | true`
+  }
 } else {
   // V8's code cache on disk (Node 22+): later runs skip compiling the bundle (bench/cli.mjs measures it).
   enableCompileCache();
