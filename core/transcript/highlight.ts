@@ -79,7 +79,6 @@ const SHJ_NAMES: Record<string, string> = {
   javascript: 'js',
   typescript: 'ts',
   rust: 'rs',
-  rs: 'rs',
   perl: 'pl',
   makefile: 'make',
   markdown: 'md',

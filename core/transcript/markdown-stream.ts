@@ -207,8 +207,7 @@ export class MarkdownStream {
     this.mode = 'inline';
     this.out += prefix;
     this.prev = '';
-    if (text.length === 1) this.feed(text);
-    else for (const ch of text) this.feed(ch);
+    for (const ch of text) this.feed(ch);
   }
 
   private printRule(indent: string, newline: boolean): void {
