@@ -20,6 +20,8 @@ const MAX_CODE_LINE = 2000;
 const MAX_HEAD = 200;
 
 const HR_WIDTH = 40;
+/** Code lines a new line is highlighted after, at most. */
+const CONTEXT_LINES = 50;
 const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
 
 function isSpace(c: string): boolean {
@@ -58,7 +60,8 @@ export class MarkdownStream {
   private link: { phase: 'text' | 'paren' | 'url'; text: string; url: string } | undefined;
   /** The last character printed on this line (for the flanking rules of `*` and `_`). */
   private prev = '';
-  private fence = { marker: '', language: '', line: '', long: false };
+  /** The open fence; `earlier`: the completed lines of its current window, the context for highlighting. */
+  private fence = { marker: '', language: '', line: '', long: false, earlier: [] as string[] };
   /** Code lines completed in this push: highlighted together (one highlighter call, not one per line). */
   private codeLines: string[] = [];
 
@@ -227,7 +230,7 @@ export class MarkdownStream {
   // ---- Fenced code: a label, then each line highlighted once it is whole.
 
   private openFence(indent: string, marker: string, language: string): void {
-    this.fence = { marker, language, line: '', long: false };
+    this.fence = { marker, language, line: '', long: false, earlier: [] };
     this.out += `${indent}${SGR.dimOn}───${language ? ` ${language}` : ''}${SGR.dimOff}\n`;
     this.head = '';
     this.mode = 'code';
@@ -270,17 +273,40 @@ export class MarkdownStream {
       this.out += fence.line;
       fence.line = '';
       fence.long = true;
+      fence.earlier = []; // the raw line breaks the context: highlighting starts afresh after it
     }
   }
 
-  /** Prints the code lines held in this push, highlighted; `newline` after the last one. */
+  /**
+   * Prints the code lines completed in this push, highlighted; `newline` after the last one. They are highlighted
+   * after the block's earlier lines (in windows of CONTEXT_LINES counted from the fence), so that a comment or a
+   * string spanning lines is coloured the same however the stream was cut, at a bounded cost per push.
+   */
   private endCodeLines(newline = true): void {
-    if (this.codeLines.length === 0) return;
-    const code = this.codeLines.join('\n');
+    const lines = this.codeLines;
+    if (lines.length === 0) return;
     this.codeLines = [];
+    const fence = this.fence;
+    const printed: string[] = [];
+    for (let from = 0; from < lines.length;) {
+      if (fence.earlier.length === CONTEXT_LINES) fence.earlier = [];
+      const segment = lines.slice(from, from + CONTEXT_LINES - fence.earlier.length);
+      printed.push(this.highlightAfter(fence.earlier, segment));
+      fence.earlier.push(...segment);
+      from += segment.length;
+    }
+    this.out += printed.join('\n') + (newline ? '\n' : '');
+  }
+
+  /** `lines` in colours, read after `earlier`; blank lines stay bare whatever surrounds them. */
+  private highlightAfter(earlier: string[], lines: string[]): string {
+    const code = lines.join('\n');
+    const { highlight } = this.options;
     const language = this.fence.language;
-    const styled = language && code.trim() ? this.options.highlight?.(code, language) : undefined;
-    this.out += (styled ?? code) + (newline ? '\n' : '');
+    if (!highlight || !language || !code.trim()) return code;
+    const styled = highlight([...earlier, ...lines].join('\n'), language)?.split('\n');
+    if (styled?.length !== earlier.length + lines.length) return code;
+    return lines.map((line, i) => (line.trim() ? styled[earlier.length + i] : line)).join('\n');
   }
 
   // ---- Inline: emphasis, code spans, links.

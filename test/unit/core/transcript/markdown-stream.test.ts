@@ -186,6 +186,30 @@ describe('code highlighting', () => {
     expect(highlight('/* a\nb */ x', 'c++')).toBe('\x1b[2m/* a\x1b[22m\n\x1b[2mb */\x1b[22m x');
   });
 
+  it('a-comment-or-string-over-several-lines-is-coloured-alike-however-the-stream-is-cut', async () => {
+    const highlight = await loadHighlighter();
+    const answers = [
+      '```c\n/* one\n   two */\nint x = 1;\n```\n',
+      '```python\ndef f():\n    \"\"\"Docs\n\n    more docs\n    \"\"\"\n    return 1\n```\n',
+      '```csharp\n/* a\n b */ var x = 1;\n```\n', // Prism's path
+    ];
+    for (const text of answers) {
+      const cut = (size: number) => {
+        const md = new MarkdownStream({ hyperlinks: false, highlight });
+        let out = '';
+        for (let at = 0; at < text.length; at += size) out += md.push(text.slice(at, at + size));
+        return out + md.flush();
+      };
+      const whole = cut(text.length);
+      for (let size = 1; size < text.length; size++) expect(cut(size)).toBe(whole);
+      expect(visible(whole)).toBe(visible(cut(1)));
+    }
+    // The inner line is coloured as the comment or string it is part of, even when it arrives alone.
+    const c = new MarkdownStream({ hyperlinks: false, highlight });
+    const lines = ['```c\n', '/* one\n', '   two */\n', 'int x;\n', '```\n'].map((part) => c.push(part));
+    expect(lines[2]).toBe('\x1b[2m   two */\x1b[22m\n');
+  });
+
   it('fenced-code-uses-the-highlighter-line-by-line', async () => {
     const md = new MarkdownStream({ hyperlinks: false, highlight: await loadHighlighter() });
     const out = md.push('```python\nimport os\n```\n') + md.flush();
