@@ -1,9 +1,9 @@
-import { asciiSet } from '../text/ascii-set.js';
+import { CodeBlock, type Highlighter } from './code-block.js';
 import { readLineStart } from './markdown-blocks.js';
+import { flanking, isSpace, runStyles, type Emphasis } from './markdown-emphasis.js';
 import { SGR } from './markdown-styles.js';
 
-/** Turns lines of code into styled text (syntax highlighting), or undefined when it cannot. */
-export type Highlighter = (line: string, language: string) => string | undefined;
+export type { Highlighter } from './code-block.js';
 
 export interface MarkdownOptions {
   /** OSC 8 hyperlinks (the terminal supports them); otherwise a link shows its URL after its text. */
@@ -11,32 +11,13 @@ export interface MarkdownOptions {
   highlight?: Highlighter;
 }
 
-type Emphasis = 'bold' | 'italic' | 'strike';
-
 // Bounds on what is held back (R-STREAM-1): text is printed as it arrives except these short pieces.
 const MAX_LINK_TEXT = 300;
 const MAX_LINK_URL = 2000;
-const MAX_CODE_LINE = 2000;
 const MAX_HEAD = 200;
 
 const HR_WIDTH = 40;
-/** Code lines a new line is highlighted after, at most. */
-const CONTEXT_LINES = 50;
 const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
-
-function isSpace(c: string): boolean {
-  return c === '' || c === ' ' || c === '\t' || c === '\n' || c === '\r';
-}
-
-function isPunctuation(c: string): boolean {
-  const code = c.charCodeAt(0);
-  if (code < 128) return ASCII_PUNCTUATION[code] === 1;
-  return /[\p{P}\p{S}]/u.test(c);
-}
-
-function isAsciiWordChar(c: string): boolean {
-  return /[A-Za-z0-9]/.test(c);
-}
 
 /**
  * Renders a model's Markdown answer for a terminal as it streams (issue 21): headings, bold, italic, strikethrough,
@@ -60,10 +41,8 @@ export class MarkdownStream {
   private link: { phase: 'text' | 'paren' | 'url'; text: string; url: string } | undefined;
   /** The last character printed on this line (for the flanking rules of `*` and `_`). */
   private prev = '';
-  /** The open fence; `earlier`: the completed lines of its current window, the context for highlighting. */
-  private fence = { marker: '', language: '', line: '', long: false, earlier: [] as string[] };
-  /** Code lines completed in this push: highlighted together (one highlighter call, not one per line). */
-  private codeLines: string[] = [];
+  /** The fenced code block being read (mode `code`). */
+  private code: CodeBlock | undefined;
 
   constructor(private readonly options: MarkdownOptions) {}
 
@@ -88,26 +67,21 @@ export class MarkdownStream {
         const newline = text.indexOf('\n', i);
         const stop = newline === -1 ? text.length : newline;
         if (stop > i) {
-          this.codeText(text.slice(i, stop));
+          this.out += this.code!.text(text.slice(i, stop));
           i = stop - 1;
           continue;
         }
       }
       this.feed(text.charAt(i));
     }
-    this.endCodeLines();
+    if (this.code) this.out += this.code.printLines();
     return this.take();
   }
 
   /** The end of the answer (or another event in between): what is held is printed, styles are closed. */
   flush(): string {
     if (this.mode === 'line-start' && this.head !== '') this.decideHead(true);
-    this.endCodeLines();
-    if (this.mode === 'code' && this.fence.line !== '') {
-      this.codeLines.push(this.fence.line);
-      this.fence.line = '';
-      this.endCodeLines(false);
-    }
+    if (this.code) this.out += this.code.end();
     this.endInline();
     const atLineStart = this.mode === 'line-start' || this.mode === 'code';
     if (!atLineStart) this.mode = 'inline';
@@ -227,86 +201,21 @@ export class MarkdownStream {
     this.prev = '';
   }
 
-  // ---- Fenced code: a label, then each line highlighted once it is whole.
+  // ---- Fenced code (code-block.ts).
 
   private openFence(indent: string, marker: string, language: string): void {
-    this.fence = { marker, language, line: '', long: false, earlier: [] };
-    this.out += `${indent}${SGR.dimOn}───${language ? ` ${language}` : ''}${SGR.dimOff}\n`;
+    this.code = new CodeBlock(marker, language, () => this.options.highlight);
+    this.out += this.code.label(indent);
     this.head = '';
     this.mode = 'code';
   }
 
   private feedCode(c: string): void {
-    const fence = this.fence;
-    if (c !== '\n') return this.codeText(c);
-    if (fence.long) {
-      this.out += c;
-      fence.long = false;
-      return;
-    }
-    const closing = fence.line.trim();
-    if (
-      closing.length >= fence.marker.length &&
-      /^(`+|~+)$/.test(closing) &&
-      closing[0] === fence.marker[0]
-    ) {
-      this.endCodeLines();
-      this.out += `${SGR.dimOn}───${SGR.dimOff}\n`;
-      this.newLine();
-      return;
-    }
-    this.codeLines.push(fence.line);
-    fence.line = '';
-  }
-
-  /** Text of a code line (no line break): held until the line is whole, unless it is too long to hold. */
-  private codeText(text: string): void {
-    const fence = this.fence;
-    if (fence.long) {
-      // A code line too long to hold: the rest of it goes out as it comes, unhighlighted.
-      this.out += text;
-      return;
-    }
-    fence.line += text;
-    if (fence.line.length > MAX_CODE_LINE) {
-      this.endCodeLines();
-      this.out += fence.line;
-      fence.line = '';
-      fence.long = true;
-      fence.earlier = []; // the raw line breaks the context: highlighting starts afresh after it
-    }
-  }
-
-  /**
-   * Prints the code lines completed in this push, highlighted; `newline` after the last one. They are highlighted
-   * after the block's earlier lines (in windows of CONTEXT_LINES counted from the fence), so that a comment or a
-   * string spanning lines is coloured the same however the stream was cut, at a bounded cost per push.
-   */
-  private endCodeLines(newline = true): void {
-    const lines = this.codeLines;
-    if (lines.length === 0) return;
-    this.codeLines = [];
-    const fence = this.fence;
-    const printed: string[] = [];
-    for (let from = 0; from < lines.length;) {
-      if (fence.earlier.length === CONTEXT_LINES) fence.earlier = [];
-      const segment = lines.slice(from, from + CONTEXT_LINES - fence.earlier.length);
-      printed.push(this.highlightAfter(fence.earlier, segment));
-      fence.earlier.push(...segment);
-      from += segment.length;
-    }
-    this.out += printed.join('\n') + (newline ? '\n' : '');
-  }
-
-  /** `lines` in colours, read after `earlier`; blank lines stay bare whatever surrounds them. */
-  private highlightAfter(earlier: string[], lines: string[]): string {
-    const code = lines.join('\n');
-    const { highlight } = this.options;
-    const language = this.fence.language;
-    if (!highlight || !language || !code.trim()) return code;
-    const styled = highlight([...earlier, ...lines].join('\n'), language)?.split('\n');
-    if (styled?.length !== earlier.length + lines.length) return code;
-    return lines.map((line, i) => (line.trim() ? styled[earlier.length + i] : line)).join('\n');
+    const code = this.code!;
+    this.out += c === '\n' ? code.lineBreak() : code.text(c);
+    if (!code.closed) return;
+    this.code = undefined;
+    this.newLine();
   }
 
   // ---- Inline: emphasis, code spans, links.
@@ -342,37 +251,14 @@ export class MarkdownStream {
   private resolveRun(next: string): void {
     const run = this.run;
     this.run = '';
-    const marker = run.charAt(0);
-    if (marker === '`') return this.resolveBackticks(run);
+    if (run.charAt(0) === '`') return this.resolveBackticks(run);
     if (this.codeSpan > 0) return this.emit(run);
-    const styles: Emphasis[] =
-      marker === '~'
-        ? run.length === 2
-          ? ['strike']
-          : []
-        : run.length === 1
-          ? ['italic']
-          : run.length === 2
-            ? ['bold']
-            : ['bold', 'italic'];
-    // CommonMark's flanking rules; `*` and `~` between two ASCII letters or digits stay as written (`2*3*4`), which
-    // CommonMark would not, while CJK text, written without spaces, still gets its emphasis.
-    const prev = this.prev;
-    const left = !isSpace(next) && (!isPunctuation(next) || isSpace(prev) || isPunctuation(prev));
-    const right = !isSpace(prev) && (!isPunctuation(prev) || isSpace(next) || isPunctuation(next));
-    const underscore = marker === '_';
-    const canOpen =
-      styles.length > 0 &&
-      left &&
-      (underscore ? !right || isPunctuation(prev) : !(isAsciiWordChar(prev) && isAsciiWordChar(next)));
-    const canClose =
-      styles.length > 0 &&
-      right &&
-      (!underscore || !left || isPunctuation(next)) &&
-      styles.every((s) => this.active.has(s));
-    if (canClose) {
+    const styles = runStyles(run);
+    const { canOpen, canClose } = flanking(run, this.prev, next);
+    const closes = canClose && styles.length > 0 && styles.every((s) => this.active.has(s));
+    if (closes) {
       for (const s of styles) this.setStyle(s, false);
-    } else if (canOpen) {
+    } else if (canOpen && styles.length > 0) {
       for (const s of styles) this.setStyle(s, true);
     } else this.emit(run);
   }
@@ -473,6 +359,5 @@ export class MarkdownStream {
 
 const INLINE_SPECIAL = /[\\`*_~[\n]/g;
 const IN_CODE_SPAN = /[`\n]/g;
-const ASCII_PUNCTUATION = asciiSet('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 /** The characters that may begin a line that is not a paragraph (or indentation before one). */
 const BLOCK_STARTERS = ' \t\n>#`~-*_+|0123456789';
