@@ -1,4 +1,4 @@
-import { ChatController, createRuntime, HacError, runCommand, type Runtime } from '../core/index.js';
+import { createRuntime, HacError, type Runtime } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
@@ -6,7 +6,7 @@ import { restoreTerminal } from './paste-input.js';
 import { mark } from './profile.js';
 import { runRepl } from './repl.js';
 
-/** Errors that make hac unusable as configured: the report on stderr and exit 2 (R-CFG-9). */
+/** Errors that make hac unusable as configured: the report on stderr and exit 2. */
 const STOPS_AT_START = new Set(['config-invalid', 'usage', 'file-access']);
 
 /** Runs `hac` with its arguments and returns the exit code. */
@@ -35,7 +35,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     runtime = await createRuntime({ model: options.model });
   } catch (error) {
     if (!(error instanceof HacError) || !STOPS_AT_START.has(error.code)) throw error;
-    process.stderr.write(`hac: ${error.message}\n`); // R-CFG-9: the report, exit 2
+    process.stderr.write(`hac: ${error.message}\n`); // the report of every problem, exit 2
     return EXIT.usage;
   }
   mark('config loaded, core created');
@@ -44,7 +44,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     `hac ${version} started; active model: ${config.activeModel ? `${config.activeModel.label} (${config.activeModel.provider})` : 'none'}`,
   );
 
-  // R-TTY-3: close MCP sessions (children awaited) and the log, then leave with the signal's status.
+  // SIGTERM and SIGHUP: close MCP sessions (children awaited) and the log, then leave with the signal's status.
   process.once('SIGTERM', () => {
     runtime.logger.info('SIGTERM received; closing.');
     // process.exit restores the terminal (Node resets stdio at exit); 143 = 128 + SIGTERM.
@@ -61,13 +61,8 @@ export async function main(argv: string[], version: string): Promise<number> {
   });
 
   try {
-    const chat = runtime.openChat();
-    if (options.resume) {
-      // The same as `/resume 1`, with its message (on stderr in one-shot mode, where stdout is the answer).
-      const { lines } = await runCommand('/resume 1', chat.commands);
-      (oneShot ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
-    }
-    if (!oneShot) return await runRepl(runtime, new ChatController(runtime, chat));
+    // `--resume` is `/resume 1` before the first message.
+    if (!oneShot) return await runRepl(runtime, { resume: options.resume });
     if (!config.activeModel) {
       process.stderr.write(
         `hac: no model to use. Set "active": true on a model in ${config.file}, or pass --model <name>.\n`,
@@ -79,7 +74,7 @@ export async function main(argv: string[], version: string): Promise<number> {
       process.stderr.write('hac: no question given: use -p "question" or pipe it on stdin.\n');
       return EXIT.usage;
     }
-    return await runOneShot(runtime, chat, question, options);
+    return await runOneShot(runtime, question, options);
   } finally {
     await runtime.close();
     runtime.logger.info('hac exited');

@@ -6,7 +6,7 @@ import {
   loadHistory,
   saveHistory,
   stylesFor,
-  type ChatController,
+  ChatController,
   HISTORY_SIZE,
   PROMPT,
   TranscriptRenderer,
@@ -22,17 +22,24 @@ import {
 import { mark } from './profile.js';
 import { TypeAheadGate } from './type-ahead.js';
 
+/** How the REPL starts. */
+export interface ReplOptions {
+  /** `hac --resume`: continue the newest session (`/resume 1`) before the first prompt. */
+  resume?: boolean;
+}
+
 /**
- * The interactive session (R-TTY-1..5): terminal glue around the chat controller. Node's readline does the line
- * editing (wide characters), history in the home and Tab completion; the controller decides what a line and
- * Ctrl+C mean; its events are printed through the shared transcript. Resolves with the exit code.
+ * The interactive session: terminal glue around a chat controller. Node's readline does the line editing (wide
+ * characters), history in the home and Tab completion; the controller decides what a line and Ctrl+C mean; its
+ * events are printed through the shared transcript. Resolves with the exit code.
  */
-export async function runRepl(runtime: Runtime, controller: ChatController): Promise<number> {
+export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Promise<number> {
+  const controller = new ChatController(runtime);
   const historyFile = runtime.paths.history;
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
   const transcript = new TranscriptRenderer(styles);
-  // Answers as styled Markdown on a colour terminal (issue 21); what it needs besides loads once the prompt is up.
+  // Answers as styled Markdown on a colour terminal; what it needs besides loads once the prompt is up.
   const markdown = styles === ANSI_STYLES && runtime.config().markdown;
   if (markdown) transcript.markdown = { hyperlinks: false };
   const loadMarkdownExtras = async () => {
@@ -42,7 +49,7 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
   };
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
-  // Keys typed during a turn wait for the prompt (Ctrl+C excepted): see onCtrlC below.
+  // Keys typed while something runs wait for the next prompt (Ctrl+C excepted): see onCtrlC below.
   const gate = new TypeAheadGate(process.stdin, () => onCtrlC());
   const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)).pipe(gate) : process.stdin;
   if (terminal) enableBracketedPaste(out);
@@ -57,8 +64,8 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
     removeHistoryDuplicates: true,
     completer: (line: string): [string[], string] => [controller.complete(line), line],
   });
+  const closed = new Promise<void>((resolve) => rl.once('close', resolve));
   let exitCode: number | undefined;
-  const lines = rl[Symbol.asyncIterator]();
 
   // Saves run one after another, and the last one is awaited before exit, so `/exit` itself is kept.
   let saving = Promise.resolve();
@@ -69,34 +76,53 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
       .catch((e: unknown) => runtime.logger.warn(`History not saved: ${String(e)}`));
   });
 
-  // The question being asked through readline (Y/N, a choice, an ask_user reply), so Ctrl+C can withdraw it.
+  /** Shows a prompt and hands over what was typed ahead, which readline then shows after it. */
+  const showPrompt = () => {
+    rl.prompt();
+    gate.release();
+  };
+  /**
+   * The one way in: every line (a message, a command, or the reply to what is being asked) goes to the
+   * controller, and keys wait in the gate until the controller wants the next line.
+   */
+  const take = (line: string) => {
+    gate.hold();
+    if (!controller.idle) return void controller.submit(restorePastedNewlines(line)); // a reply: work goes on
+    void controller.submit(restorePastedNewlines(line)).then(() => {
+      if (exitCode !== undefined) rl.close();
+      else if (controller.idle) showPrompt();
+    });
+  };
+  rl.on('line', take);
+
+  // A question is asked through readline, so Ctrl+C can withdraw it.
   let question: AbortController | undefined;
-  const askLine = (text: string) => {
-    const ask = new AbortController();
-    question = ask;
+  const ask = (text: string) => {
+    const asking = new AbortController();
+    question = asking;
     out.write(transcript.openPromptLine());
-    const answered = rl.question(text, { signal: ask.signal });
-    gate.release(); // what was typed ahead goes into the reply
-    answered.then(
+    rl.question(text, { signal: asking.signal }).then(
       (reply) => {
-        // Replies to questions are not prompts: keep them out of the input history.
-        const history = (rl as unknown as { history: string[] }).history;
-        if (history[0] === reply) {
-          history.shift();
-          rl.emit('history', history);
-        }
         question = undefined;
-        transcript.markLineStart();
-        void controller.submit(restorePastedNewlines(reply));
-        if (!controller.idle) gate.hold(); // the turn goes on: keys wait again
+        forgetReply(reply);
+        transcript.markLineStart(); // readline ended the line
+        take(reply);
       },
       () => transcript.markLineStart(), // withdrawn: readline ended the line; the controller has its answer
     );
+    gate.release(); // what was typed ahead goes into the reply
+  };
+  // Replies to questions are not prompts: keep them out of the input history.
+  const forgetReply = (reply: string) => {
+    const history = (rl as unknown as { history: string[] }).history;
+    if (history[0] !== reply) return;
+    history.shift();
+    rl.emit('history', history);
   };
 
   // After Ctrl+Z and `fg`, readline pauses its input and leaves resuming to us (else hac would hang or exit).
   rl.on('SIGCONT', () => rl.resume());
-  // R-TTY-2 / R-LOOP-2: the controller decides; at the prompt Ctrl+C exits (seed).
+  // The controller decides what Ctrl+C means; at the prompt it exits.
   const onCtrlC = () => {
     if (controller.interrupt() === 'idle') return rl.close();
     question?.abort();
@@ -112,32 +138,13 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
     out.write(text);
     rl.prompt(true);
   };
-  // Streamed text is rendered and written once per turn of the event loop (all the deltas of one network read),
-  // not once per delta: a terminal write is a system call and a fast stream sends thousands of deltas. Anything
-  // else is written at once, after what is pending, so the order never changes.
-  let pending: Extract<HostEvent, { type: 'text-delta' | 'thinking-delta' }> | undefined;
-  const flush = () => {
-    if (!pending) return;
-    const text = transcript.render(pending);
-    pending = undefined;
-    if (text) out.write(text);
-  };
-  const show = (event: HostEvent) => {
-    if (event.type === 'text-delta' || event.type === 'thinking-delta') {
-      if (pending?.type === event.type) pending = { type: event.type, text: pending.text + event.text };
-      else {
-        flush();
-        pending = { type: event.type, text: event.text };
-        setImmediate(flush);
-      }
-      return;
-    }
-    flush();
+  // Streamed text comes in as few events as the network reads allow (the engine batches it): write each at once.
+  controller.onEvent((event: HostEvent) => {
     switch (event.type) {
       case 'input': // readline has shown what was typed
         return;
       case 'prompt':
-        return askLine(event.text);
+        return ask(event.text);
       case 'exit':
         exitCode = 0;
         return;
@@ -148,10 +155,10 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
         if (text) out.write(text);
       }
     }
-  };
-  controller.onEvent(show);
+  });
 
-  rl.prompt();
+  if (options.resume) await controller.submit('/resume 1');
+  showPrompt();
   mark('prompt shown');
   if (markdown) {
     setTimeout(() => {
@@ -160,23 +167,10 @@ export async function runRepl(runtime: Runtime, controller: ChatController): Pro
       );
     }, 0);
   }
-  void controller.start(); // after the prompt is up: start-up never waits for MCP servers (R-TTY-5)
-  for (;;) {
-    const next = await lines.next();
-    flush();
-    if (next.done) {
-      out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
-      break;
-    }
-    gate.hold();
-    await controller.submit(restorePastedNewlines(next.value));
-    flush();
-    if (exitCode !== undefined) break;
-    rl.prompt();
-    gate.release();
-  }
+  void controller.start(); // after the prompt is up: start-up never waits for MCP servers
+  await closed;
+  if (exitCode === undefined) out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
   controller.close();
-  rl.close();
   await saving;
   return exitCode ?? 0;
 }

@@ -19,5 +19,5 @@ export type {
   ErrorReport,
   ChatStatus,
   InterruptResult,
-} from './host/host-event.js';
+} from './types/host-event.js';
 export type { HacBridge, BridgeCall, BridgeMessage, BridgeMethod, BridgeParams } from './host/bridge.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { McpServerView } from './commands/command-types.js';
 import type { HacPaths } from './config/paths.js';
-import type { ToolSource } from './engine/engine.js';
+import type { ToolSource } from './tools/tool.js';
 import type { ConfigError } from './errors/hac-error.js';
 import type { Logger } from './logging/logger.js';
 import type { SecretRegistry } from './logging/secrets.js';

@@ -9,14 +9,15 @@ function isDelta(part: Part): part is Delta {
 }
 
 /**
- * The parts of one answer with the deltas that arrived together joined (issue 19). A network read often carries
- * hundreds of events, and each layer above (hold-back, engine, host, screen) costs per event. The source is read
- * as fast as it yields; what it yields within one turn of the event loop is handed on at the next (setImmediate),
- * consecutive deltas of one kind as one. Order, errors (after the parts before them) and the end are kept, and
- * nothing waits for text that has not arrived.
+ * The one place streamed text is batched, for every layer above it (hold-back, engine, host, screen, IPC). A
+ * network read often carries hundreds of events, and each layer costs per event. The source is read as fast as it
+ * yields; what it yields meanwhile is handed on together, consecutive deltas of one kind as one, after `batchMs`:
+ * 0 for the next turn of the event loop (a terminal: one write per network read), 16 for one animation frame
+ * (a window: a few dozen messages a second cross to the page, however fast the model streams). Order, errors
+ * (after the parts before them) and the end are kept, and nothing waits for text that has not arrived.
  */
-export function coalesceDeltas(source: AsyncIterable<Part>): AsyncIterableIterator<Part> {
-  return new CoalescingStream(source[Symbol.asyncIterator]());
+export function coalesceDeltas(source: AsyncIterable<Part>, batchMs = 0): AsyncIterableIterator<Part> {
+  return new CoalescingStream(source[Symbol.asyncIterator](), batchMs);
 }
 
 class CoalescingStream implements AsyncIterableIterator<Part> {
@@ -28,7 +29,10 @@ class CoalescingStream implements AsyncIterableIterator<Part> {
   private waiting: (() => void) | undefined;
   private wakeScheduled = false;
 
-  constructor(private readonly source: AsyncIterator<Part>) {}
+  constructor(
+    private readonly source: AsyncIterator<Part>,
+    private readonly batchMs: number,
+  ) {}
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -84,15 +88,17 @@ class CoalescingStream implements AsyncIterableIterator<Part> {
     this.wake();
   }
 
-  /** Wakes a waiting reader once the source has yielded all it had at hand (at the next turn of the loop). */
+  /** Wakes a waiting reader once the batch's time is up: the source has yielded all it had at hand. */
   private wake(): void {
     if (this.wakeScheduled || !this.waiting) return;
     this.wakeScheduled = true;
-    setImmediate(() => {
+    const handOn = () => {
       this.wakeScheduled = false;
       const waiting = this.waiting;
       this.waiting = undefined;
       waiting?.();
-    });
+    };
+    if (this.batchMs > 0 && !this.ended) setTimeout(handOn, this.batchMs);
+    else setImmediate(handOn);
   }
 }

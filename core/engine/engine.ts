@@ -10,7 +10,7 @@ import {
 import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
-import type { Tool } from '../tools/tool.js';
+import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message, Usage } from '../types/message.js';
 import {
@@ -37,15 +37,7 @@ export const CONNECTING_MCP = 'Connecting to MCP servers...';
 export const TOOL_LIMIT_NOTE = 'Tool call limit reached. Answer with what you have.';
 export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to choose a model.';
 
-/** Where the engine gets MCP tools: the pool, or nothing when no server is configured. */
-export interface ToolSource {
-  isReady(): boolean;
-  /** Settles when every server has connected or failed (bounded by the connect timeout). */
-  ready(): Promise<void>;
-  tools(): Tool[];
-}
-
-/** What the engine is built from (wired by createHac). */
+/** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
   config(): HacConfig;
   /** The trimmed base system prompt (R-SP-2), read per turn so edits apply at once. */
@@ -58,6 +50,8 @@ export interface EngineDeps {
   timeZone?: string;
   /** Retry waits; tests inject one that does not sleep. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How long streamed text collects before it is handed on: 0 a terminal, 16 a window (see coalesceDeltas). */
+  deltaBatchMs?: number;
 }
 
 /** Everything fixed for one turn. */
@@ -220,6 +214,7 @@ export class Engine {
               promptTools: native ? undefined : withhold ? [] : setup.tools.list,
               logger: this.deps.logger,
               sleep: this.deps.sleep,
+              batchMs: this.deps.deltaBatchMs,
             },
             signal,
           );

@@ -35,6 +35,8 @@ export interface ModelCallOptions {
   promptTools?: readonly ToolRef[];
   logger: Logger;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How long streamed text collects before it is handed on (see coalesceDeltas). */
+  batchMs?: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function* callModel(
         logger: options.logger,
         sleep: options.sleep,
       }),
+      options.batchMs,
     );
     for await (const part of parts) {
       switch (part.type) {

@@ -1,8 +1,7 @@
 import type { BridgeCall, HacBridge } from './bridge.js';
 import { ChatController } from './chat-controller.js';
 import { errorReport } from './error-report.js';
-import { createEventBatcher, mergeDeltas } from './event-batcher.js';
-import type { HostEvent } from './host-event.js';
+import type { HostEvent } from '../types/host-event.js';
 import type { InputHistory } from './input-history.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
@@ -34,7 +33,7 @@ export function sharedRuntime(
 export interface BridgeSessionOptions {
   runtime: RuntimeSource;
   history: InputHistory;
-  /** A batch of host events for the page (about one per animation frame, R-DESK-8). */
+  /** Host events for the page, in order (streamed text comes at most about once per animation frame). */
   sendEvents(events: HostEvent[]): void;
   /** `/exit` in this window. */
   onExit(): void;
@@ -42,60 +41,51 @@ export interface BridgeSessionOptions {
   openLink?(url: string): Promise<void>;
 }
 
+/** A window's streamed text is handed on once per animation frame: a few dozen messages a second at most. */
+const WINDOW_BATCH_MS = 16;
+
 /**
- * The host side of one window's `window.hac` (R-DESK-1, R-DESK-6), the same for Electron's IPC and `hac web`'s
- * WebSocket: validated calls in, batched host events out. Calls reach the conversation synchronously, in the order
- * they arrive; a call's result is sent after the events it caused. Until the runtime exists (config.json broken,
- * R-DESK-7) the window shows the report, and each Enter re-reads the files.
+ * The host side of one window's `window.hac`, the same for Electron's IPC and `hac web`'s WebSocket: validated
+ * calls in, host events out as they happen. Calls reach the conversation synchronously, in the order they arrive,
+ * so a call's result is sent after the events it caused. Until the runtime exists (config.json broken) the window
+ * shows the report, and each Enter re-reads the files.
  */
 export class BridgeSession {
   private controller: ChatController | undefined;
-  private readonly batcher;
+  private closed = false;
 
-  constructor(private readonly options: BridgeSessionOptions) {
-    this.batcher = createEventBatcher<HostEvent>({
-      send: (events) => options.sendEvents(events),
-      merge: mergeDeltas,
-    });
-  }
+  constructor(private readonly options: BridgeSessionOptions) {}
 
   /** Opens the conversation, or shows why it cannot be opened yet. */
   async open(): Promise<void> {
     const got = await this.options.runtime();
-    if ('error' in got) return this.batcher.push({ type: 'fatal', report: errorReport(got.error) });
-    const controller = new ChatController(got.runtime);
+    if ('error' in got) return this.send({ type: 'fatal', report: errorReport(got.error) });
+    const controller = new ChatController(got.runtime, { deltaBatchMs: WINDOW_BATCH_MS });
     this.controller = controller;
     controller.onEvent((event) => {
-      this.batcher.push(event);
-      if (event.type === 'exit') {
-        this.batcher.flush();
-        this.options.onExit();
-      }
+      this.send(event);
+      if (event.type === 'exit') this.options.onExit();
     });
     await controller.start();
   }
 
-  /** Runs one call; resolves with its result once the events it caused have been sent. */
+  /** Runs one call; resolves with its result, after the events it caused. */
   call(call: BridgeCall): Promise<Awaited<ReturnType<HacBridge[BridgeCall['method']]>> | null> {
-    const done = <T>(value: T) => {
-      this.batcher.flush();
-      return value;
-    };
     const controller = this.controller;
     switch (call.method) {
       case 'submit':
         if (!controller) {
-          // R-DESK-7: Enter re-reads the files; the conversation starts once they are fixed.
-          this.batcher.push({ type: 'input', text: call.params.text, reply: false });
-          return this.open().then(() => done(null));
+          // Enter re-reads the files: the conversation starts once they are fixed.
+          this.send({ type: 'input', text: call.params.text, reply: false });
+          return this.open().then(() => null);
         }
         if (!controller.asking) void this.options.history.add(call.params.text);
         void controller.submit(call.params.text);
-        return Promise.resolve(done(null));
+        return Promise.resolve(null);
       case 'interrupt':
-        return Promise.resolve(done(controller ? controller.interrupt() : 'idle'));
+        return Promise.resolve(controller ? controller.interrupt() : 'idle');
       case 'complete':
-        return Promise.resolve(done(controller ? controller.complete(call.params.prefix) : []));
+        return Promise.resolve(controller ? controller.complete(call.params.prefix) : []);
       case 'history':
         return this.options.history.entries();
       case 'openLink':
@@ -106,6 +96,10 @@ export class BridgeSession {
 
   close(): void {
     this.controller?.close();
-    this.batcher.close();
+    this.closed = true;
+  }
+
+  private send(event: HostEvent): void {
+    if (!this.closed) this.options.sendEvents([event]);
   }
 }

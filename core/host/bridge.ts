@@ -1,4 +1,4 @@
-import type { HostEvent, InterruptResult } from './host-event.js';
+import type { HostEvent, InterruptResult } from '../types/host-event.js';
 
 /**
  * `window.hac`: the one object the page talks to (R-DESK-4), the same in the Electron window (preload over IPC)

@@ -1,12 +1,13 @@
 import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
 import { CONFIRM_QUESTION } from '../transcript/transcript.js';
-import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from './host-event.js';
-
-export type { InterruptResult };
+import type { TurnStatus } from '../types/engine-event.js';
+import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../types/host-event.js';
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
 import type { Chat, Runtime } from './runtime.js';
+
+export type { InterruptResult };
 
 /** Shown when a line arrives while a turn or command still runs (no second turn, no `/new` mid-turn). */
 export const BUSY_TEXT = 'Still working on the last message: wait for it, or press Ctrl+C to cancel it.';
@@ -18,6 +19,24 @@ interface PendingQuestion {
   kind: PromptKind;
   resolve(reply: string): void;
   reject(reason: Error): void;
+}
+
+/** How a conversation is driven: by a person at a terminal or a window, or by nobody (one-shot). */
+export interface ChatControllerOptions {
+  /**
+   * Nobody is there to answer (`hac -p`): a tool call runs only with `approveTools` (`--yes`), else it is
+   * declined; the model's `ask_user` gets no answer; a command's question is cancelled. Nothing ever waits.
+   */
+  unattended?: { approveTools: boolean };
+  /** How long streamed text collects before it is handed on: 0 (a terminal) or 16 ms (a window). */
+  deltaBatchMs?: number;
+}
+
+/** How a message's turn ended: a one-shot run exits with it. */
+export interface TurnOutcome {
+  status: TurnStatus;
+  /** An error was shown during the turn (a tool's or the model's). */
+  hadError: boolean;
 }
 
 /**
@@ -34,11 +53,13 @@ export class ChatController {
   private closed = false;
   private mcpCounts: ChatStatus['mcp'] = { connected: 0, configured: 0 };
   private readonly stopStatus: () => void;
+  private readonly chat: Chat;
 
   constructor(
     private readonly runtime: Runtime,
-    readonly chat: Chat = runtime.openChat(),
+    private readonly options: ChatControllerOptions = {},
   ) {
+    this.chat = runtime.openChat({ deltaBatchMs: options.deltaBatchMs });
     this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
     this.stopStatus = runtime.onMcpChange(() => void this.refreshStatus());
   }
@@ -94,26 +115,19 @@ export class ChatController {
     }
     const trimmed = text.trim();
     if (!trimmed) return;
-    if (this.working) return this.emit({ type: 'busy', text: BUSY_TEXT });
-    this.working = true;
-    this.emit({ type: 'input', text: trimmed, reply: false });
-    this.emitStatus();
-    try {
-      if (isCommand(trimmed)) await this.command(trimmed);
-      else await this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed);
-    } catch (error) {
-      this.emit({
-        type: 'error',
-        code: 'command-failed',
-        message: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      this.working = false;
-      this.emitStatus();
-    }
+    if (isCommand(trimmed)) await this.work(trimmed, () => this.command(trimmed));
+    else await this.work(trimmed, () => this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed));
   }
 
-  /** Ctrl+C (R-TTY-2, R-LOOP-2): answers no at Y/N, cancels a command's question, else cancels the turn. */
+  /**
+   * A message for the model exactly as given, never a command or a reply (`hac -p "/etc/hosts?"` asks about the
+   * file). Resolves when its turn has ended; undefined when it was not taken (closed, or busy).
+   */
+  send(text: string): Promise<TurnOutcome | undefined> {
+    return this.work(text, () => this.message(text));
+  }
+
+  /** Ctrl+C: answers no at a Y/N question, cancels a command's question, else cancels the turn. */
   interrupt(): InterruptResult {
     const question = this.pending;
     if (question?.kind === 'confirm') {
@@ -150,6 +164,25 @@ export class ChatController {
     this.listeners.clear();
   }
 
+  /** Runs a command or a turn: one at a time, echoed, the status line busy meanwhile. */
+  private async work<T>(echo: string, run: () => Promise<T>): Promise<T | undefined> {
+    if (this.closed) return undefined;
+    if (this.working) return void this.emit({ type: 'busy', text: BUSY_TEXT });
+    this.working = true;
+    this.emit({ type: 'input', text: echo, reply: false });
+    this.emitStatus();
+    try {
+      return await run();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.emit({ type: 'error', code: 'command-failed', message });
+      return undefined;
+    } finally {
+      this.working = false;
+      this.emitStatus();
+    }
+  }
+
   private async command(line: string): Promise<void> {
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     for (;;) {
@@ -162,11 +195,11 @@ export class ChatController {
     }
   }
 
-  private async message(text: string): Promise<void> {
+  private async message(text: string): Promise<TurnOutcome> {
     const turn = new AbortController();
     this.turn = turn;
     try {
-      const { status } = await runTurn(
+      const outcome = await runTurn(
         this.chat.engine,
         text,
         turn.signal,
@@ -174,7 +207,8 @@ export class ChatController {
         (event) => this.askEngine(event),
       );
       const file = this.chat.conversation.sessionFile;
-      if (status === 'answered' && file) this.emit({ type: 'session-saved', file });
+      if (outcome.status === 'answered' && file) this.emit({ type: 'session-saved', file });
+      return outcome;
     } finally {
       this.turn = undefined;
     }
@@ -186,6 +220,12 @@ export class ChatController {
   }
 
   private ask(kind: PromptKind, text: string, choices?: string[]): Promise<string> {
+    const unattended = this.options.unattended;
+    if (unattended) {
+      // Nobody to ask: approve or decline a tool call as told, leave the rest unanswered.
+      if (kind === 'confirm') return Promise.resolve(unattended.approveTools ? 'y' : 'n');
+      return kind === 'ask' ? Promise.resolve('') : Promise.reject(new Error('cancelled'));
+    }
     return new Promise((resolve, reject) => {
       this.pending = { kind, resolve, reject };
       this.emit({ type: 'prompt', kind, text, ...(choices?.length ? { choices } : {}) });
@@ -206,7 +246,7 @@ export class ChatController {
     this.emitStatus();
   }
 
-  /** The one way out to a screen or a window: secrets a server echoed are masked here (R-LOG-4). */
+  /** The one way out to a screen, a window or JSON lines: secrets a server echoed are masked here. */
   private emit(event: HostEvent): void {
     const safe = this.runtime.secrets.redactDeep(event);
     for (const listener of this.listeners) listener(safe);

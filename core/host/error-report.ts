@@ -1,5 +1,5 @@
 import { ConfigError, HacError } from '../errors/hac-error.js';
-import type { ErrorReport } from './host-event.js';
+import type { ErrorReport } from '../types/host-event.js';
 
 /** Any error as plain data that crosses a process boundary intact (a config report keeps file and problems). */
 export function errorReport(error: unknown): ErrorReport {

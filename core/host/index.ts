@@ -8,7 +8,7 @@ export type {
   ErrorReport,
   ReportedProblem,
   ChatStatus,
-} from './host-event.js';
+} from '../types/host-event.js';
 export type { HacBridge, BridgeCall, BridgeMessage, BridgeMethod, BridgeParams } from './bridge.js';
 export { BRIDGE_LIMITS } from './bridge.js';
 export { parseBridgeCall } from './bridge-schema.js';
@@ -22,7 +22,6 @@ export {
   HISTORY_SIZE,
   type InputHistory,
 } from './input-history.js';
-export { createEventBatcher, mergeDeltas, type EventBatcher, type BatchClock } from './event-batcher.js';
 export {
   BridgeSession,
   sharedRuntime,

@@ -53,6 +53,12 @@ export interface Chat {
   conversation: Conversation;
 }
 
+/** What differs between conversations of one process. */
+export interface ChatOptions {
+  /** How long streamed text collects before the engine hands it on: 0 a terminal, 16 ms a window. */
+  deltaBatchMs?: number;
+}
+
 /**
  * What one process shares between its conversations (R-DESK-6): config, log, MCP pool, model clients. Knows
  * nothing about terminals or windows.
@@ -69,7 +75,7 @@ export interface Runtime {
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
   mcpServers(): Promise<McpView>;
   /** A new conversation, sharing everything above. */
-  openChat(): Chat;
+  openChat(options?: ChatOptions): Chat;
   /** Closes every MCP session (stdio children are gone when it resolves, R-MCP-6) and flushes the log. */
   close(): Promise<void>;
 }
@@ -182,7 +188,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),
-    openChat() {
+    openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
       const engine = new Engine({
         config: () => config,
@@ -194,6 +200,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         now: options.now,
         timeZone: options.timeZone,
         sleep: options.sleep,
+        deltaBatchMs: chatOptions.deltaBatchMs,
       });
       const commands: CommandContext = {
         ...shared,

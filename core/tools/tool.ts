@@ -24,3 +24,11 @@ export interface Tool {
   annotations: ToolAnnotations;
   call(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
 }
+
+/** Where the engine gets MCP tools: the pool, or nothing when no server is configured. */
+export interface ToolSource {
+  isReady(): boolean;
+  /** Settles when every server has connected or failed (bounded by the connect timeout). */
+  ready(): Promise<void>;
+  tools(): Tool[];
+}

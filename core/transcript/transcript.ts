@@ -1,4 +1,4 @@
-import type { HostEvent } from '../host/host-event.js';
+import type { HostEvent } from '../types/host-event.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';

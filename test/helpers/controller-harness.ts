@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatController } from '../../core/host/chat-controller.js';
-import type { HostEvent } from '../../core/host/host-event.js';
+import { ChatController, type ChatControllerOptions } from '../../core/host/chat-controller.js';
+import type { HostEvent } from '../../core/types/host-event.js';
 import { createRuntime, type Runtime } from '../../core/host/runtime.js';
 import { MemoryLogger } from '../../core/logging/logger.js';
 import { FakeChatModel } from '../fakes/fake-chat-model.js';
@@ -48,8 +48,8 @@ export class ControllerHarness {
   }
 
   /** A new conversation with its events recorded. */
-  open(): { controller: ChatController; events: HostEvent[] } {
-    const controller = new ChatController(this.runtime);
+  open(options?: ChatControllerOptions): { controller: ChatController; events: HostEvent[] } {
+    const controller = new ChatController(this.runtime, options);
     const events: HostEvent[] = [];
     controller.onEvent((event) => events.push(event));
     return { controller, events };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUSY_TEXT } from '../../../core/host/chat-controller.js';
 import { errorReport } from '../../../core/host/error-report.js';
 import { createRuntime } from '../../../core/host/runtime.js';
-import type { HostEvent } from '../../../core/host/host-event.js';
+import type { HostEvent } from '../../../core/types/host-event.js';
 import { gate } from '../../fakes/fake-chat-model.js';
 import { ControllerHarness, nextEvent, ofType } from '../../helpers/controller-harness.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
@@ -231,6 +231,52 @@ describe('chat controller: questions answered by submit', () => {
     await turn;
     expect(h.model.requests[1]!.messages.at(-1)!.content).toContain('Tokyo');
     expect(ofType(events, 'turn-end')[0]!.status).toBe('answered');
+  });
+});
+
+describe('chat controller with nobody to ask (one-shot)', () => {
+  it('declines a tool call that needs confirmation, without asking, and the turn ends declined', async () => {
+    const h = await start(withTools);
+    const { controller, events } = h.open({ unattended: { approveTools: false } });
+    h.model.reply([{ call: { name: 'tools__echo', arguments: { text: 'x' } } }]);
+    const outcome = await controller.send('echo x');
+    expect(ofType(events, 'prompt')).toEqual([]);
+    expect(ofType(events, 'confirmation-request')).toHaveLength(1);
+    expect(ofType(events, 'tool-result')).toEqual([]);
+    expect(outcome).toEqual({ status: 'declined', hadError: false });
+  });
+
+  it('runs it when tools are approved (--yes), and the model gets its result', async () => {
+    const h = await start(withTools);
+    const { controller, events } = h.open({ unattended: { approveTools: true } });
+    h.model.reply([{ call: { name: 'tools__echo', arguments: { text: 'hi' } } }], 'It said hi.');
+    const outcome = await controller.send('echo hi');
+    expect(ofType(events, 'prompt')).toEqual([]);
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: true });
+    expect(outcome?.status).toBe('answered');
+  });
+
+  it("leaves the model's ask_user question unanswered instead of waiting", async () => {
+    const h = await start();
+    const { controller, events } = h.open({ unattended: { approveTools: true } });
+    h.model.reply(
+      [{ call: { name: 'hac__ask_user', arguments: { question: 'Which city?' } } }],
+      'No answer.',
+    );
+    const outcome = await controller.send('weather?');
+    expect(ofType(events, 'prompt')).toEqual([]);
+    expect(outcome?.status).toBe('answered');
+    expect(h.model.requests).toHaveLength(2);
+  });
+
+  it('send() passes a message as it is: a leading slash, spaces and line breaks stay', async () => {
+    const h = await start();
+    const { controller, events } = h.open();
+    h.model.reply('ok');
+    const outcome = await controller.send('/etc/hosts: what is it?\n');
+    expect(lastUser(h)).toBe('/etc/hosts: what is it?\n');
+    expect(ofType(events, 'command-output')).toEqual([]);
+    expect(outcome).toEqual({ status: 'answered', hadError: false });
   });
 });
 

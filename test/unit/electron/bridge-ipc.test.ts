@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeSession } from '../../../core/host/bridge-session.js';
-import type { HostEvent } from '../../../core/host/host-event.js';
+import type { HostEvent } from '../../../core/types/host-event.js';
 import { ControllerHarness } from '../../helpers/controller-harness.js';
 
 vi.mock('electron', () => import('../../fakes/electron-fake.js'));

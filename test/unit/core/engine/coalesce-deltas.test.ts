@@ -57,6 +57,34 @@ describe('coalesceDeltas', () => {
     expect((await stream.next()).done).toBe(true);
   });
 
+  it('on-a-windows-frame-clock-a-fast-stream-arrives-whole-in-order-in-a-few-batches', async () => {
+    // A model streaming a delta every turn of the event loop: a terminal gets a part per turn, a window (16 ms)
+    // one per animation frame, with nothing lost, repeated or reordered.
+    async function* fast() {
+      for (let i = 0; i < 5_000; i++) {
+        yield text(`${i},`);
+        if (i % 1_000 === 999) yield { type: 'usage', usage: { inputTokens: i, outputTokens: 0 } } as const;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const read = async (batchMs: number) => {
+      const parts: ChatStreamPart[] = [];
+      for await (const part of coalesceDeltas(fast(), batchMs)) parts.push(part as ChatStreamPart);
+      return parts;
+    };
+    const expected = Array.from({ length: 5_000 }, (_, i) => `${i},`).join('');
+    for (const batchMs of [0, 16]) {
+      const parts = await read(batchMs);
+      const texts = parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : []));
+      expect(texts.join('')).toBe(expected);
+      expect(parts.filter((p) => p.type === 'usage').map((p) => p.usage.inputTokens)).toEqual([
+        999, 1999, 2999, 3999, 4999,
+      ]);
+      if (batchMs === 0) expect(texts.length).toBeGreaterThan(1_000);
+      else expect(texts.length).toBeLessThan(200);
+    }
+  });
+
   it('fails-after-the-parts-that-came-before-the-error', async () => {
     const source = atHand([text('partial '), text('answer')], new Error('connection lost'));
     const stream = coalesceDeltas(source);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorReport } from '../../../../core/host/error-report.js';
-import type { HostEvent, HostEventType } from '../../../../core/host/host-event.js';
+import type { HostEvent, HostEventType } from '../../../../core/types/host-event.js';
 import { ConfigError } from '../../../../core/errors/hac-error.js';
 import { ANSI_STYLES, PLAIN_STYLES } from '../../../../core/transcript/styles.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';

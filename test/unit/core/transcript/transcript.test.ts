@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI_STYLES, PLAIN_STYLES, stylesFor } from '../../../../core/transcript/styles.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
-import type { HostEvent } from '../../../../core/host/host-event.js';
+import type { HostEvent } from '../../../../core/types/host-event.js';
 
 const renderAll = (events: HostEvent[], styles = PLAIN_STYLES) => {
   const r = new TranscriptRenderer(styles);

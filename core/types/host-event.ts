@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../types/engine-event.js';
+import type { EngineEvent } from './engine-event.js';
 
 /** The one-line state a window shows under its prompt. */
 export interface ChatStatus {
