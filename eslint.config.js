@@ -1,6 +1,43 @@
 // One linter, type-aware: floating promises and misused async are the bugs that hurt a streaming CLI most.
 import tseslint from 'typescript-eslint';
 
+// The core's folders from the floor up. A folder imports only itself and the folders before it, so no import
+// loop between folders can form; docs/architecture.md says what each one owns. (test/architecture checks that
+// the core imports no front end and that front ends use the core's public entries only.)
+const CORE_FLOORS = [
+  'text',
+  'types',
+  'errors',
+  'fs',
+  'logging',
+  'transcript',
+  'prompt',
+  'tools',
+  'config',
+  'sessions',
+  'commands',
+  'providers',
+  'mcp',
+  'engine',
+  'host',
+];
+const noImportsFromAbove = CORE_FLOORS.slice(0, -1).map((folder, floor) => ({
+  files: [`core/${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `(^|/)(${CORE_FLOORS.slice(floor + 1).join('|')})/`,
+            message: `core/${folder} may not import from a floor above it (CORE_FLOORS in eslint.config.js): move what both sides need down to a floor both can reach.`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -24,6 +61,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...noImportsFromAbove,
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

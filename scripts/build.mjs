@@ -38,8 +38,8 @@ const common = {
 const mcpApart = {
   name: 'mcp-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp\/index\.js$/ }, (args) =>
-      args.importer.endsWith(path.join('core', 'mcp-loader.ts'))
+    b.onResolve({ filter: /^\.\.\/mcp\/index\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('core', 'host', 'mcp-loader.ts'))
         ? { path: '../mcp.mjs', external: true }
         : undefined,
     );

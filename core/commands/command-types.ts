@@ -1,5 +1,6 @@
 import type { ToolCallMode } from '../tools/approval.js';
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
+import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { SessionListing } from '../sessions/session-store.js';
 
@@ -32,16 +33,6 @@ export interface McpServerView {
   reason?: string;
   tools: { name: string; description: string }[];
   stderrTail: string[];
-}
-
-/** An Ollama model found on a server but not in config.json (R-CMD-3). */
-/** A model found on a server (installed on Ollama, or offered to an Anthropic account) but not in config.json. */
-export interface DiscoveredModel {
-  name: string;
-  provider: 'ollama' | 'anthropic';
-  baseUrl: string;
-  /** The key as written in the entry the model was found through (Anthropic). */
-  apiKey?: string;
 }
 
 /** What the commands may do to the running hac. Implemented by createHac. */

@@ -1,4 +1,4 @@
-import type { DiscoveredModel } from '../commands/command-types.js';
+import type { DiscoveredModel } from './discovered-model.js';
 import type { JsonChange } from './json-edit.js';
 import { DEFAULT_BASE_URL } from './load-config.js';
 

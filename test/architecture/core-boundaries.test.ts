@@ -35,6 +35,18 @@ describe('core stays UI-agnostic', () => {
   });
 
   it.each(coreFiles.map((f) => [path.relative(root, f), f]))(
+    '%s does not import the public entries (they sit on top of every folder)',
+    (_name, file) => {
+      const entries = ['index.ts', 'browser.ts'].map((name) => path.join(root, 'core', name));
+      const text = readFileSync(file, 'utf8');
+      for (const [, spec] of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)) {
+        const target = path.resolve(path.dirname(file), spec!).replace(/\.js$/, '.ts');
+        expect(entries, `${spec} in ${file}`).not.toContain(target);
+      }
+    },
+  );
+
+  it.each(coreFiles.map((f) => [path.relative(root, f), f]))(
     '%s never writes to the terminal',
     (_name, file) => {
       const code = readFileSync(file, 'utf8')

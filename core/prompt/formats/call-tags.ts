@@ -1,7 +1,7 @@
 import { classifyValue, unreadable } from '../classify-call.js';
 import { parseLenientJson } from '../lenient-json.js';
 import type { ToolResolver } from '../tool-resolver.js';
-import { isCompleteJson } from '../../tools/json-complete.js';
+import { isCompleteJson } from '../../text/json-complete.js';
 import type { CallFormat, CallReader, FormatDecision, ReadStep } from './call-format.js';
 import type { PythonCall } from './python-calls.js';
 import { callsByName } from './read-calls.js';

@@ -1,4 +1,4 @@
-import { isCompleteJson } from '../../tools/json-complete.js';
+import { isCompleteJson } from '../../text/json-complete.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
 import { namedCall } from './read-calls.js';
 import { LiteralMatch, MarkerWatch } from './scan.js';

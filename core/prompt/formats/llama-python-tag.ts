@@ -1,4 +1,4 @@
-import { isCompleteJson } from '../../tools/json-complete.js';
+import { isCompleteJson } from '../../text/json-complete.js';
 import type { CallFormat, CallReader, ReadStep } from './call-format.js';
 import { parsePythonCalls, PythonCallReader } from './python-calls.js';
 import { callsByName, jsonCalls } from './read-calls.js';

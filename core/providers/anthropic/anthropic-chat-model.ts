@@ -13,7 +13,7 @@ import { AnswerLog } from '../answer-log.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import type { ChatModelOptions } from '../chat-model-options.js';
 import { withGuardedBody } from '../guard-body.js';
-import { isCompleteJson } from '../../tools/json-complete.js';
+import { isCompleteJson } from '../../text/json-complete.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
 import { callControlFor } from '../timeouts.js';

@@ -1,6 +1,6 @@
 import type { NativeToolCall } from '../../types/message.js';
 import type { Logger } from '../../logging/logger.js';
-import { isCompleteJson } from '../../tools/json-complete.js';
+import { isCompleteJson } from '../../text/json-complete.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 
 /** The streamed tool-call pieces of one Chat Completions delta. */

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { McpServerView } from './commands/command-types.js';
-import type { HacPaths } from './config/paths.js';
-import type { ToolSource } from './tools/tool.js';
-import type { ConfigError } from './errors/hac-error.js';
-import type { Logger } from './logging/logger.js';
-import type { SecretRegistry } from './logging/secrets.js';
-import type { McpPool, McpPoolEvent } from './mcp/index.js';
+import type { McpServerView } from '../commands/command-types.js';
+import type { HacPaths } from '../config/paths.js';
+import type { ToolSource } from '../tools/tool.js';
+import type { ConfigError } from '../errors/hac-error.js';
+import type { Logger } from '../logging/logger.js';
+import type { SecretRegistry } from '../logging/secrets.js';
+import type { McpPool, McpPoolEvent } from '../mcp/index.js';
 
 /** What createHac needs of the MCP pool, available before the pool (and the MCP SDK) is loaded. */
 export interface McpHandle {
@@ -46,7 +46,7 @@ export function createMcpHandle(
   let ready = false;
   let readyPromise: Promise<void> | undefined;
   const load = () =>
-    (loading ??= import('./mcp/index.js').then(({ McpPool }) => {
+    (loading ??= import('../mcp/index.js').then(({ McpPool }) => {
       pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs, secrets });
       pool.subscribe((event) => {
         for (const listener of listeners) listener(event);

@@ -1,6 +1,6 @@
-import type { DiscoveredModel } from '../commands/command-types.js';
-import type { Logger } from '../logging/logger.js';
-import { resolveApiKey, type HacConfig } from './load-config.js';
+import type { DiscoveredModel } from '../../config/discovered-model.js';
+import type { Logger } from '../../logging/logger.js';
+import { resolveApiKey, type HacConfig } from '../../config/load-config.js';
 
 /**
  * Claude models the configured Anthropic accounts may use but config.json does not list (R-PROV-7, `/set-model`).
@@ -13,7 +13,7 @@ export async function discoverAnthropic(
 ): Promise<DiscoveredModel[]> {
   const entries = config.models.filter((m) => m.provider === 'anthropic');
   if (!entries.length) return [];
-  const { listAnthropicModels } = await import('../providers/anthropic/list-anthropic-models.js');
+  const { listAnthropicModels } = await import('./list-anthropic-models.js');
   const accounts = new Map<string, { baseUrl: string; key: string; apiKey?: string }>();
   for (const m of entries) {
     const key = resolveApiKey(m, env);

@@ -1,10 +1,10 @@
-import type { DiscoveredModel } from '../commands/command-types.js';
-import type { Logger } from '../logging/logger.js';
-import { DEFAULT_BASE_URL, type HacConfig } from './load-config.js';
+import type { DiscoveredModel } from '../../config/discovered-model.js';
+import type { Logger } from '../../logging/logger.js';
+import { DEFAULT_BASE_URL, type HacConfig } from '../../config/load-config.js';
 
 /** Installed Ollama models not in config.json (R-CMD-3); `llama3.2` in config matches `llama3.2:latest`. */
 export async function discoverOllama(config: HacConfig, logger: Logger): Promise<DiscoveredModel[]> {
-  const { listOllamaModels } = await import('../providers/ollama/list-ollama-models.js');
+  const { listOllamaModels } = await import('./list-ollama-models.js');
   const urls = [
     ...new Set([
       DEFAULT_BASE_URL.ollama,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCompleteJson } from '../../../../core/tools/json-complete.js';
+import { isCompleteJson } from '../../../../core/text/json-complete.js';
 
 describe('complete JSON (R-PARSE-8)', () => {
   it.each([

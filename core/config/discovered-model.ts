@@ -1,0 +1,8 @@
+/** A model found on a server (installed on Ollama, or offered to an Anthropic account) but not in config.json. */
+export interface DiscoveredModel {
+  name: string;
+  provider: 'ollama' | 'anthropic';
+  baseUrl: string;
+  /** The key as written in the entry the model was found through (Anthropic). */
+  apiKey?: string;
+}
