@@ -1,21 +1,22 @@
-// The public surface of the core: hosts (cli/, electron/, the `hac web` server) import only from here.
-export * from './host/index.js';
-export { Engine, NO_ACTIVE_MODEL, RESPONSE_CANCELLED, CONNECTING_MCP } from './engine/engine.js';
-export { runCommand, isCommand, completeCommand, COMMANDS } from './commands/run-command.js';
-export type { CommandOutput, CommandContext, CommandQuestion } from './commands/command-types.js';
+// The core's public surface for hosts that run on Node (cli/, electron/, the `hac web` server): the host layer,
+// the transcript they print with, and the few helpers a host needs before a conversation exists. Nothing else of
+// the core is reachable from a front end (test/architecture); a page uses core/browser.ts.
+export { createRuntime, type Runtime } from './host/runtime.js';
+export { ChatController } from './host/chat-controller.js';
+export { BridgeSession, sharedRuntime, type RuntimeSource } from './host/bridge-session.js';
+export { parseBridgeCall } from './host/bridge-schema.js';
+export type { BridgeMessage } from './host/bridge.js';
 export {
-  TranscriptRenderer,
-  PROMPT,
-  WAITING_LINE,
-  THINKING_START,
-  THINKING_END,
-  CONFIRM_QUESTION,
-} from './transcript/transcript.js';
-export { stylesFor, ANSI_STYLES, PLAIN_STYLES, type Styles } from './transcript/styles.js';
+  createInputHistory,
+  loadHistory,
+  saveHistory,
+  HISTORY_SIZE,
+  type InputHistory,
+} from './host/input-history.js';
+export type { HostEvent } from './types/host-event.js';
+export { TranscriptRenderer, PROMPT } from './transcript/transcript.js';
+export { stylesFor, ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
-export type { MarkdownOptions } from './transcript/markdown-stream.js';
-export { ConfigError, HacError } from './errors/hac-error.js';
-export { hacPaths, resolveHome, type HacPaths } from './config/paths.js';
-export type { EngineEvent, ErrorCode, TurnStatus } from './types/engine-event.js';
-export type { Message, Usage } from './types/message.js';
+export { HacError } from './errors/hac-error.js';
+export { hacPaths } from './config/paths.js';
 export type { Logger } from './logging/logger.js';

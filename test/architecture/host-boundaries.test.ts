@@ -40,7 +40,7 @@ function reach(entry: string): { files: Set<string>; modules: Set<string> } {
 }
 
 /** The only ways into the core for a front end. */
-const PUBLIC_ENTRIES = ['core/index.ts', 'core/host/index.ts', 'core/browser.ts'];
+const PUBLIC_ENTRIES = ['core/index.ts', 'core/browser.ts'];
 const hostFiles = ['cli', 'electron', 'renderer'].flatMap((dir) => sourceFiles(path.join(root, dir)));
 
 describe('front ends reach the core through its public entries only', () => {
@@ -55,6 +55,29 @@ describe('front ends reach the core through its public entries only', () => {
       if (target.startsWith(`core${path.sep}`))
         expect(PUBLIC_ENTRIES, `${spec} in ${file}`).toContain(target);
     }
+  });
+});
+
+/** The names in the `{ … }` of every import or export statement of `file` whose module matches `from`. */
+function namesFrom(file: string, from: RegExp): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)]
+    .filter((m) => from.test(m[2]!))
+    .flatMap((m) => m[1]!.split(','))
+    .map((name) => name.replace(/^\s*type\s+/, '').trim())
+    .filter(Boolean);
+}
+
+describe('the public entries export what front ends use, and nothing else', () => {
+  const entries = [
+    { entry: 'core/index.ts', importedAs: /core\/index\.js$/ },
+    { entry: 'core/browser.ts', importedAs: /(core\/browser|\/core-types)\.js$/ },
+  ];
+  it.each(entries)('$entry', ({ entry, importedAs }) => {
+    const exported = namesFrom(path.join(root, entry), /./);
+    const used = new Set(hostFiles.flatMap((file) => namesFrom(file, importedAs)));
+    expect(exported.length).toBeGreaterThan(3);
+    expect(exported.filter((name) => !used.has(name))).toEqual([]);
   });
 });
 
