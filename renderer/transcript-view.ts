@@ -18,15 +18,21 @@ const LIGHT: ITheme = {
   red: '#c72e0f',
 };
 
+/** The transcript's terminal, a write that resolves once the text is on screen, and its disposer. */
+export interface TranscriptView {
+  /** The element the terminal was opened in. */
+  element: HTMLElement;
+  terminal: Terminal;
+  write(text: string): Promise<void>;
+  dispose(): void;
+}
+
 /**
- * The transcript (R-DESK-1): an output-only xterm.js terminal with the DOM renderer (selectable, readable by
+ * The transcript: an output-only xterm.js terminal with the DOM renderer (selectable, readable by
  * assistive technology and tests), Unicode 11 widths so CJK and emoji take the columns they take in the CLI,
  * 10,000 lines of scrollback, re-fitted on every resize, links opened through the bridge.
  */
-export function createTranscriptView(
-  element: HTMLElement,
-  openLink: (url: string) => void,
-): { terminal: Terminal; write(text: string): Promise<void> } {
+export function createTranscriptView(element: HTMLElement, openLink: (url: string) => void): TranscriptView {
   const dark = matchMedia('(prefers-color-scheme: dark)');
   const terminal = new Terminal({
     disableStdin: true, // xterm's own input drops syllables (xterm.js #6089): the prompt is a native textarea
@@ -49,11 +55,19 @@ export function createTranscriptView(
   terminal.open(element);
   terminal.write('\x1b[?25l'); // no cursor: the prompt below is where typing happens
   fit.fit();
-  new ResizeObserver(() => fit.fit()).observe(element);
-  dark.addEventListener('change', () => (terminal.options.theme = dark.matches ? DARK : LIGHT));
+  const resizes = new ResizeObserver(() => fit.fit());
+  resizes.observe(element);
+  const followTheme = () => (terminal.options.theme = dark.matches ? DARK : LIGHT);
+  dark.addEventListener('change', followTheme);
   return {
+    element,
     terminal,
     // Resolves when xterm has parsed the text (its write callback): callers that need it on screen wait.
     write: (text) => new Promise((resolve) => terminal.write(text, resolve)),
+    dispose() {
+      resizes.disconnect();
+      dark.removeEventListener('change', followTheme);
+      terminal.dispose();
+    },
   };
 }

@@ -1,0 +1,148 @@
+import type { ChatState } from './chat-state.js';
+import type { HacBridge, HostEvent } from './core-types.js';
+import { HistoryWalker, promptAction } from './prompt-keys.js';
+import type { StatusLine } from './status-line.js';
+import type { TranscriptOutput } from './transcript-output.js';
+import type { TranscriptView } from './transcript-view.js';
+
+/** A second Ctrl+C on an empty prompt within this time ends the conversation. */
+const QUIT_WINDOW_MS = 2_000;
+
+export interface PromptInputParts {
+  textarea: HTMLTextAreaElement;
+  bridge: HacBridge;
+  view: TranscriptView;
+  output: TranscriptOutput;
+  state: ChatState;
+  status: StatusLine;
+}
+
+/** The prompt: a native textarea, so the IME composes undisturbed; what its keys do is decided in prompt-keys. */
+export interface PromptInput {
+  react(event: HostEvent): void;
+  focus(): void;
+  dispose(): void;
+}
+
+export function createPromptInput({
+  textarea,
+  bridge,
+  view,
+  output,
+  state,
+  status,
+}: PromptInputParts): PromptInput {
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  const history = new HistoryWalker();
+  void bridge.history().then((entries) => history.loadOlder(entries));
+  let lastIdleInterrupt = 0;
+
+  const fit = () => {
+    textarea.style.height = 'auto';
+    textarea.style.height = `${textarea.scrollHeight}px`;
+  };
+  const setValue = (value: string) => {
+    textarea.value = value;
+    textarea.setSelectionRange(value.length, value.length);
+    fit();
+  };
+
+  const submit = () => {
+    const text = textarea.value;
+    if (state.busy && !state.asking && text.trim()) {
+      // Typed ahead: the line stays in the prompt until the answer is done (no second turn mid-turn).
+      status.say('Still answering: your message stays here until it is done (Esc cancels the answer).');
+      return;
+    }
+    if (!state.asking && text.trim()) history.add(text.trim());
+    setValue('');
+    void bridge.submit(text);
+    textarea.focus();
+  };
+
+  const complete = async () => {
+    const typed = textarea.value;
+    const found = await bridge.complete(typed);
+    if (textarea.value !== typed) return; // typed on meanwhile
+    if (found.length === 1) setValue(`${found[0]} `);
+    else if (found.length > 1) output.write(`\n${found.join('  ')}\n`);
+  };
+
+  /** Ctrl+C: cancels or answers no; at an idle prompt clears it, and a second press on an empty one quits. */
+  const interrupt = async () => {
+    const result = await bridge.interrupt();
+    if (result !== 'idle') return;
+    if (textarea.value) return setValue('');
+    const now = Date.now();
+    if (now - lastIdleInterrupt <= QUIT_WINDOW_MS) return void bridge.submit('/exit');
+    lastIdleInterrupt = now;
+    status.say('Press Ctrl+C again to quit.');
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (state.ended) return;
+    const hasSelection = view.terminal.hasSelection() || textarea.selectionStart !== textarea.selectionEnd;
+    const action = promptAction(event, {
+      caretOnFirstLine: !textarea.value.slice(0, textarea.selectionStart).includes('\n'),
+      caretOnLastLine: !textarea.value.slice(textarea.selectionEnd).includes('\n'),
+      hasSelection,
+      mac,
+    });
+    switch (action) {
+      case 'default':
+        if ((mac ? event.metaKey : event.ctrlKey) && event.code === 'KeyC' && view.terminal.hasSelection()) {
+          event.preventDefault();
+          void navigator.clipboard.writeText(view.terminal.getSelection());
+        }
+        return;
+      case 'submit':
+        event.preventDefault();
+        return submit();
+      case 'history-previous':
+      case 'history-next': {
+        const entry = action === 'history-previous' ? history.previous(textarea.value) : history.next();
+        if (entry === undefined) return;
+        event.preventDefault();
+        setValue(entry);
+        return;
+      }
+      case 'complete':
+        event.preventDefault();
+        return void complete();
+      case 'interrupt':
+        event.preventDefault();
+        return void interrupt();
+      case 'escape':
+        if (!state.busy) return;
+        event.preventDefault();
+        return void bridge.interrupt();
+      case 'clear-screen':
+        event.preventDefault();
+        view.terminal.clear();
+        return;
+    }
+  };
+  // A click on the transcript (not a selection) gives the prompt its focus back.
+  const onTranscriptClick = () => {
+    if (!view.terminal.hasSelection()) textarea.focus();
+  };
+  textarea.addEventListener('keydown', onKeyDown);
+  textarea.addEventListener('input', fit);
+  view.element.addEventListener('mouseup', onTranscriptClick);
+
+  return {
+    react(event) {
+      if (event.type === 'prompt')
+        textarea.placeholder =
+          event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';
+      else if (event.type === 'input') textarea.placeholder = '';
+      else if (event.type === 'exit') textarea.disabled = true;
+    },
+    focus: () => textarea.focus(),
+    dispose() {
+      textarea.removeEventListener('keydown', onKeyDown);
+      textarea.removeEventListener('input', fit);
+      view.element.removeEventListener('mouseup', onTranscriptClick);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { ANSI_STYLES, loadHighlighter, TranscriptRenderer, type HostEvent } from './core-types.js';
+import type { TranscriptView } from './transcript-view.js';
+
+/** Host events drawn into the transcript, through the same renderer as the CLI. */
+export interface TranscriptOutput {
+  show(events: HostEvent[]): void;
+  /** Text the page writes itself (Tab's list of completions). */
+  write(text: string): void;
+  /** Resolves when everything shown so far is on screen. */
+  drawn(): Promise<void>;
+}
+
+export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
+  const transcript = new TranscriptRenderer(ANSI_STYLES);
+  let markdown: boolean | undefined;
+  let drawn = Promise.resolve();
+
+  /** Answers as styled Markdown when config.json says so; xterm.js shows OSC 8 links. */
+  const showMarkdown = (on: boolean) => {
+    if (on === markdown) return;
+    markdown = on;
+    transcript.markdown = on ? { hyperlinks: true } : undefined;
+    if (on)
+      void loadHighlighter().then(
+        (highlight) => (transcript.highlighter = highlight),
+        () => undefined, // unhighlighted code is still code
+      );
+  };
+  const write = (text: string) => void (drawn = view.write(text));
+
+  return {
+    show(events) {
+      let text = '';
+      for (const event of events) {
+        text += transcript.render(event);
+        if (event.type === 'status') showMarkdown(event.status.markdown);
+      }
+      // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
+      if (text) write(text);
+    },
+    write,
+    drawn: () => drawn,
+  };
+}
