@@ -49,6 +49,54 @@ export function contextOverflowError(
   );
 }
 
+/** What a vendor's error answer said, for the classes every vendor shares (httpStatusError). */
+export interface HttpErrorAnswer {
+  status: number;
+  /** The server's own words, cleaned for one line. */
+  serverMessage: string;
+  /** The vendor's own sign that the request was over the context window. */
+  overflow: boolean;
+  /** When a rate limit may be tried again (Retry-After); a limit that will not lift (a spent quota) says false. */
+  retryAfterMs?: number;
+  rateLimitRetryable?: boolean;
+  cause?: unknown;
+}
+
+/**
+ * The classes of an HTTP error answer that every vendor shares, after the vendor's own special cases (its 404s,
+ * Anthropic's "overloaded"): a refused key, a rate limit, a context overflow, trouble on the server (retried),
+ * and a request the server refused (not retried). `vendor` names the service in the message.
+ */
+export function httpStatusError(ctx: ErrorContext, vendor: string, answer: HttpErrorAnswer): ProviderError {
+  const { status, serverMessage, cause } = answer;
+  const details = { status, ...(cause === undefined ? {} : { cause }) };
+  if (status === 401 || status === 403) return authError(ctx, details);
+  if (status === 429)
+    return new ProviderError(
+      'rate-limit',
+      `Rate limit reached for ${ctx.model.id} (HTTP 429): ${serverMessage}`,
+      {
+        retryable: answer.rateLimitRetryable ?? true,
+        retryAfterMs: answer.retryAfterMs,
+        ...details,
+      },
+    );
+  if (answer.overflow) return contextOverflowError(ctx, serverMessage, details);
+  if (status >= 500)
+    return new ProviderError('unavailable', `${vendor} is unavailable (HTTP ${status}): ${serverMessage}`, {
+      retryable: true,
+      ...details,
+    });
+  return new ProviderError(
+    'bad-request',
+    `${vendor} rejected the request (HTTP ${status}): ${serverMessage}`,
+    {
+      retryable: false,
+      ...details,
+    },
+  );
+}
+
 /** The user (or the host) aborted the call. */
 export function cancelledError(): ProviderError {
   return new ProviderError('cancelled', 'Request cancelled.', { retryable: false });

@@ -12,18 +12,14 @@ import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import type { ChatModelOptions } from '../chat-model-options.js';
-import { withGuardedBody } from '../guard-body.js';
 import { isCompleteJson } from '../../text/json-complete.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
-import { htmlPageError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { truncatedError, type ErrorContext } from '../provider-errors.js';
+import { guardedFetch, sdkClientOptions } from '../sdk-client.js';
 import { callControlFor } from '../timeouts.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { defaultMaxTokens, thinkingBudget, thinkingStyle, type ThinkingStyle } from './model-rules.js';
-import { httpFetch } from '../http-fetch.js';
-
-/** Our own watchdog decides timeouts; the SDK's is set beyond any of ours. */
-const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /** A content block as it streams: text, thinking (signed), redacted thinking, or a tool call. */
 interface OpenBlock {
@@ -45,6 +41,7 @@ export class AnthropicChatModel implements ChatModel {
   readonly provider = 'anthropic' as const;
   readonly modelId: string;
   private readonly context: ErrorContext;
+  private readonly fetch: typeof fetch;
   private client: { key: string; sdk: Anthropic } | undefined;
   /** Learnt from a 400 that names it, kept until exit. */
   private style: ThinkingStyle;
@@ -53,6 +50,7 @@ export class AnthropicChatModel implements ChatModel {
   constructor(private readonly options: ChatModelOptions) {
     this.modelId = options.model.id;
     this.context = { model: options.model, configFile: options.configFile };
+    this.fetch = guardedFetch(this.context, { refuseJson: false });
     this.style = thinkingStyle(this.modelId);
   }
 
@@ -90,10 +88,7 @@ export class AnthropicChatModel implements ChatModel {
     const fail = (error: unknown): ProviderError =>
       control.abortError() ?? mapAnthropicError(error, this.context);
     const sdk = this.sdkClient().withOptions({
-      fetch: activityFetch(
-        () => control.gotBytes(),
-        (input, init) => this.guardedFetch(input, init),
-      ),
+      fetch: activityFetch(() => control.gotBytes(), this.fetch),
     });
     let finished = false;
     let iterator: AsyncIterator<RawMessageStreamEvent> | undefined;
@@ -233,8 +228,6 @@ export class AnthropicChatModel implements ChatModel {
       );
     }
     if (this.client?.key !== key) {
-      const sdkLog = (message: string, ...rest: unknown[]) =>
-        logger.debug(`anthropic sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
       this.client = {
         key,
         sdk: new Anthropic({
@@ -243,26 +236,11 @@ export class AnthropicChatModel implements ChatModel {
           authToken: null,
           defaultHeaders: { 'x-api-key': key },
           baseURL: model.baseUrl,
-          maxRetries: 0,
-          timeout: SDK_TIMEOUT_MS,
-          logger: { error: sdkLog, warn: sdkLog, info: sdkLog, debug: sdkLog },
-          logLevel: 'warn',
-          fetch: (input, init) => this.guardedFetch(input, init),
+          ...sdkClientOptions('anthropic', logger, this.fetch),
         }),
       };
     }
     return this.client.sdk;
-  }
-
-  /** fetch, then refuse a web page and guard the event stream's line lengths. */
-  private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const response = await httpFetch(input, init);
-    if (!response.ok) return response;
-    if (/text\/html/i.test(response.headers.get('content-type') ?? '')) {
-      await response.body?.cancel().catch(() => undefined);
-      throw htmlPageError(this.context);
-    }
-    return withGuardedBody(response, { context: this.context });
   }
 }
 

@@ -5,15 +5,11 @@ import {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { ProviderError } from '../../errors/provider-error.js';
+import { mapSdkError } from '../map-sdk-error.js';
 import {
-  authError,
-  cancelledError,
   cleanServerMessage,
-  connectionProblem,
-  contextOverflowError,
-  findProviderError,
+  httpStatusError,
   looksLikeContextOverflow,
-  malformedError,
   modelNotFoundError,
   type ErrorContext,
 } from '../provider-errors.js';
@@ -21,46 +17,19 @@ import { parseRetryAfter } from '../retry-after.js';
 
 type SdkApiError = APIError<number | undefined, Headers | undefined>;
 
-/** Any failure of an Anthropic SDK call as a normalised ProviderError (R-PROV-3, R-PROV-7). */
+/** Any failure of an Anthropic SDK call as a normalised ProviderError. */
 export function mapAnthropicError(
   error: unknown,
   ctx: ErrorContext,
   nowMs: number = Date.now(),
 ): ProviderError {
-  const ours = findProviderError(error);
-  if (ours) return ours;
-  const { model } = ctx;
-  if (error instanceof APIUserAbortError) return cancelledError();
-  if (error instanceof APIConnectionTimeoutError)
-    return new ProviderError(
-      'timeout',
-      `No response from ${model.label}: the connection to ${model.baseUrl} timed out.`,
-      {
-        retryable: true,
-        cause: error,
-      },
-    );
-  if (error instanceof APIConnectionError) {
-    const problem = connectionProblem(error.cause ?? error);
-    return new ProviderError('unavailable', `Cannot reach ${model.baseUrl} (${problem.text}).`, {
-      retryable: true,
-      cause: error,
-    });
-  }
-  if (error instanceof APIError) return fromApiError(error as SdkApiError, ctx, nowMs);
-  if (error instanceof SyntaxError)
-    return malformedError(ctx, `an event that is not JSON (${error.message})`, { cause: error });
-  if (error instanceof TypeError && /terminated|other side closed|socket/i.test(error.message))
-    return new ProviderError('unavailable', `The connection to ${model.baseUrl} was interrupted.`, {
-      retryable: true,
-      inStream: true,
-      cause: error,
-    });
-  const text = error instanceof Error ? error.message : String(error);
-  return new ProviderError('unavailable', `Anthropic request failed: ${cleanServerMessage(text)}`, {
-    retryable: false,
-    cause: error,
-  });
+  return mapSdkError(
+    error,
+    ctx,
+    'Anthropic',
+    { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError },
+    (e) => fromApiError(e as SdkApiError, ctx, nowMs),
+  );
 }
 
 /** `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`, also mid-stream. */
@@ -73,7 +42,6 @@ function errorBody(error: SdkApiError): { type: string; message: string } {
 }
 
 function fromApiError(error: SdkApiError, ctx: ErrorContext, nowMs: number): ProviderError {
-  const { model } = ctx;
   const status = error.status;
   const { type, message } = errorBody(error);
   const serverMessage = cleanServerMessage(message || 'no details');
@@ -96,36 +64,18 @@ function fromApiError(error: SdkApiError, ctx: ErrorContext, nowMs: number): Pro
       },
     );
   }
-  if (status === 401 || status === 403) return authError(ctx, details);
   if (status === 404) return modelNotFoundError(ctx, details);
-  if (status === 429)
-    return new ProviderError(
-      'rate-limit',
-      `Rate limit reached for ${model.id} (HTTP 429): ${serverMessage}`,
-      {
-        retryable: true,
-        retryAfterMs: parseRetryAfter(error.headers, nowMs),
-        ...details,
-      },
-    );
-  if ((status === 400 || status === 413) && looksLikeContextOverflow(message))
-    return contextOverflowError(ctx, serverMessage, details);
-  if (status === 529 || type === 'overloaded_error')
+  const overflow = (status === 400 || status === 413) && looksLikeContextOverflow(message);
+  if ((status === 529 || type === 'overloaded_error') && status !== 429 && !overflow)
     return new ProviderError('unavailable', `Anthropic is overloaded (HTTP ${status}): ${serverMessage}`, {
       retryable: true,
       ...details,
     });
-  if (status >= 500)
-    return new ProviderError('unavailable', `Anthropic is unavailable (HTTP ${status}): ${serverMessage}`, {
-      retryable: true,
-      ...details,
-    });
-  return new ProviderError(
-    'bad-request',
-    `Anthropic rejected the request (HTTP ${status}): ${serverMessage}`,
-    {
-      retryable: false,
-      ...details,
-    },
-  );
+  return httpStatusError(ctx, 'Anthropic', {
+    status,
+    serverMessage,
+    overflow,
+    retryAfterMs: status === 429 ? parseRetryAfter(error.headers, nowMs) : undefined,
+    cause: error,
+  });
 }

@@ -1,10 +1,10 @@
 import { ProviderError } from '../../errors/provider-error.js';
 import {
-  authError,
   cleanServerMessage,
   connectionProblem,
   contextOverflowError,
   findProviderError,
+  httpStatusError,
   looksLikeContextOverflow,
   malformedError,
   modelNotFoundError,
@@ -40,7 +40,6 @@ export function mapOllamaHttpError(
   }
   const serverMessage = cleanServerMessage(raw || `HTTP ${status}`);
   const details = { status };
-  if (status === 401 || status === 403) return authError(ctx, details);
   if (status === 404) {
     if (/model|not found, try pulling/i.test(raw) && !/^404 page not found$/i.test(raw.trim()))
       return modelNotFoundError(ctx, details);
@@ -50,28 +49,11 @@ export function mapOllamaHttpError(
       { retryable: false, ...details },
     );
   }
-  if (status === 429) {
-    return new ProviderError(
-      'rate-limit',
-      `Rate limit reached for ${ctx.model.id} (HTTP 429): ${serverMessage}`,
-      {
-        retryable: true,
-        retryAfterMs: parseRetryAfter(headers, nowMs),
-        ...details,
-      },
-    );
-  }
-  if (looksLikeContextOverflow(raw)) {
-    return contextOverflowError(ctx, serverMessage, details);
-  }
-  if (status >= 500)
-    return new ProviderError('unavailable', `Ollama is unavailable (HTTP ${status}): ${serverMessage}`, {
-      retryable: true,
-      ...details,
-    });
-  return new ProviderError('bad-request', `Ollama rejected the request (HTTP ${status}): ${serverMessage}`, {
-    retryable: false,
-    ...details,
+  return httpStatusError(ctx, 'Ollama', {
+    status,
+    serverMessage,
+    overflow: looksLikeContextOverflow(raw),
+    retryAfterMs: status === 429 ? parseRetryAfter(headers, nowMs) : undefined,
   });
 }
 

@@ -9,8 +9,8 @@ import { envReferenceName, resolveApiKey } from '../../config/load-config.js';
 import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import type { ChatModelOptions } from '../chat-model-options.js';
-import { withGuardedBody } from '../guard-body.js';
-import { htmlPageError, notStreamedError, truncatedError, type ErrorContext } from '../provider-errors.js';
+import { truncatedError, type ErrorContext } from '../provider-errors.js';
+import { guardedFetch, sdkClientOptions } from '../sdk-client.js';
 import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
@@ -21,10 +21,7 @@ import { mapOpenAIError } from './map-openai-error.js';
 import { modelRules, rejectsTemperature, type ModelRules } from './model-rules.js';
 import { readDelta } from './read-delta.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
-import { httpFetch } from '../http-fetch.js';
 
-/** Our own watchdog decides timeouts; the SDK's (headers only) is set beyond any of ours. */
-const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const OFFICIAL_API = 'https://api.openai.com/v1';
 
 /** What `think` becomes: `true` → `medium` (OpenAI's own default effort); `false` or absent → no field. */
@@ -42,6 +39,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly maxTools = 128;
   readonly modelId: string;
   private readonly context: ErrorContext;
+  private readonly fetch: typeof fetch;
   private client: { key: string; sdk: OpenAI } | undefined;
   /** Known (by family) or learnt (a 400 naming it) to refuse a temperature; kept until exit (R-CFG-8). */
   private noTemperature: boolean;
@@ -50,6 +48,7 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: ChatModelOptions) {
     this.modelId = options.model.id;
     this.context = { model: options.model, configFile: options.configFile };
+    this.fetch = guardedFetch(this.context, { refuseJson: true });
     this.rules = modelRules(this.modelId);
     this.noTemperature = !this.rules.temperature;
   }
@@ -80,10 +79,7 @@ export class OpenAIChatModel implements ChatModel {
       control.abortError() ?? mapOpenAIError(error, this.context);
     // This call's client watches the body's bytes, keep-alive comments included, for the timers.
     const sdk = this.sdkClient().withOptions({
-      fetch: activityFetch(
-        () => control.gotBytes(),
-        (input, init) => this.guardedFetch(input, init),
-      ),
+      fetch: activityFetch(() => control.gotBytes(), this.fetch),
     });
     let finished = false;
     let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
@@ -186,37 +182,15 @@ export class OpenAIChatModel implements ChatModel {
     // Local OpenAI-compatible servers (LM Studio, llama.cpp, vLLM) often need no key; the SDK insists on one.
     const effectiveKey = key ?? 'no-key';
     if (this.client?.key !== effectiveKey) {
-      const sdkLog = (message: string, ...rest: unknown[]) =>
-        logger.debug(`openai sdk: ${[message, ...rest].map(String).join(' ').slice(0, 2000)}`);
       this.client = {
         key: effectiveKey,
         sdk: new OpenAI({
           apiKey: effectiveKey,
           baseURL: model.baseUrl,
-          maxRetries: 0,
-          timeout: SDK_TIMEOUT_MS,
-          // The SDK logs to the console by default; ours goes to the log file.
-          logger: { error: sdkLog, warn: sdkLog, info: sdkLog, debug: sdkLog },
-          logLevel: 'warn',
-          fetch: (input, init) => this.guardedFetch(input, init),
+          ...sdkClientOptions('openai', logger, this.fetch),
         }),
       };
     }
     return this.client.sdk;
-  }
-
-  /** fetch, then refuse a web page and guard the event stream's line lengths. */
-  private async guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const response = await httpFetch(input, init);
-    if (!response.ok) return response;
-    const type = response.headers.get('content-type') ?? '';
-    if (/text\/html/i.test(type)) {
-      await response.body?.cancel().catch(() => undefined);
-      throw htmlPageError(this.context);
-    }
-    // A server that ignores `stream: true` (or a proxy that answers errors with 200) sends one JSON body.
-    if (/application\/json/i.test(type))
-      throw notStreamedError(this.context, await response.text().catch(() => ''));
-    return withGuardedBody(response, { context: this.context });
   }
 }

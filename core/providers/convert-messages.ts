@@ -1,0 +1,37 @@
+import type { Message } from '../types/message.js';
+import type { NativeToolSpec } from './chat-model.js';
+
+type AssistantMessage = Extract<Message, { role: 'assistant' }>;
+type ToolMessage = Extract<Message, { role: 'tool' }>;
+
+/** A message every vendor takes as it is: system, user, or assistant text without tool calls. */
+export interface PlainMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** What a vendor does its own way when our messages are converted: tool calls, and their results. */
+export interface ToolMessageShapes<T> {
+  assistantWithCalls(
+    message: AssistantMessage & { toolCalls: NonNullable<AssistantMessage['toolCalls']> },
+  ): T;
+  toolResult(message: ToolMessage): T;
+}
+
+/** Our messages in a vendor's shape: the plain ones as they are, the tool ones as `shapes` says. */
+export function convertMessages<T>(messages: Message[], shapes: ToolMessageShapes<T>): (PlainMessage | T)[] {
+  return messages.map((message) => {
+    if (message.role === 'tool') return shapes.toolResult(message);
+    if (message.role === 'assistant' && message.toolCalls?.length)
+      return shapes.assistantWithCalls({ ...message, toolCalls: message.toolCalls });
+    return { role: message.role, content: message.content };
+  });
+}
+
+/** Native tools as `{type: 'function', function: {name, description, parameters}}`: OpenAI's and Ollama's shape. */
+export function toFunctionTools(tools: NativeToolSpec[]) {
+  return tools.map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}
