@@ -1,4 +1,4 @@
-// The terminal host's speed (issues 6 and 19, R-PERF-1), every figure against a floor measured in the same run:
+// The terminal host's speed (start-up, one-shot answers, long streams), every figure against a floor measured in the same run:
 //  1. start-up: `hac --version` vs `node -e ''` (target <= 1.1x); time until `humble-ai> ` appears in a
 //     pseudo-terminal with 0 and with 3 stdio MCP servers (target <= 150 ms; the servers connect after the prompt);
 //  2. a one-shot answer (`hac -p`, 60 chunks) vs a bare script streaming the same answer with the vendor's SDK:

@@ -1,4 +1,4 @@
-// Building the request for a long history (R-PERF-1, issue 5: 10,000 messages, target <= 20 ms), against floors
+// Building the request for a long history (10,000 messages, target <= 20 ms), against floors
 // measured in the same run, and the growth from 10k to 40k messages (must be linear or better).
 // Run: node bench/context.mjs [runs]
 // It first bundles the TypeScript sources (gpt-tokenizer included) into a temp dir (bench/import-ts.mjs).

@@ -1,4 +1,4 @@
-// The desktop page in one Chromium run (issue 13, R-PERF-1's desktop figures), each against a floor measured in the
+// The desktop page in one Chromium run (its speed figures), each against a floor measured in the
 // same run:
 //   stream  a 1 MB answer from the OpenAI fake through `hac web` until its last line is on screen, vs the same
 //           text written into a bare xterm.js page (same options, no hac) until its last line is on screen;

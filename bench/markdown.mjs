@@ -1,4 +1,4 @@
-// Markdown rendering (issue 21): the cost of showing a 1 MB Markdown answer styled, against printing it as written,
+// Markdown rendering: the cost of showing a 1 MB Markdown answer styled, against printing it as written,
 // in the same run, for two kinds of text:
 //  - typical: whole answers as models write them (test/fixtures/markdown/long-answers.ts: prose, some inline
 //    styles, lists, a few code blocks of several lines; English, Korean, Japanese), repeated to 1 MB;

@@ -1,4 +1,4 @@
-// MCP pool overhead (R-PERF-1). Run: node bench/mcp.mjs [calls=300]
+// MCP pool overhead. Run: node bench/mcp.mjs [calls=300]
 // Bundles core/mcp with esbuild into a temp dir, then in the same run, on the same stdio server program
 // (test/fixtures/mcp/test-server.mjs):
 //   1. a tool call through McpPool vs a bare SDK Client (median of >= 200 interleaved calls each);

@@ -1,4 +1,4 @@
-// Parsing function calls out of model text (R-PARSE-5, issue 5: 1 MB, linear): the whole-text parser and the
+// Parsing function calls out of model text (1 MB, linear): the whole-text parser and the
 // streaming hold-back on 1 MB and 4 MB of model-like text, against a floor measured in the same run (a native
 // linear pass: JSON.parse of the same text as one JSON string), and the 1 MB -> 4 MB growth (linear: ~4).
 // Run: node bench/parse.mjs [runs]

@@ -1,4 +1,4 @@
-// Streaming a 1 MB answer (R-PERF-1, issue 3): our provider path (adapter + retry wrapper) against a bare script that
+// Streaming a 1 MB answer: our provider path (adapter + retry wrapper) against a bare script that
 // makes the same request with the same SDK and only concatenates the text, in the same run, for OpenAI (SSE) and
 // Ollama (NDJSON). Also checks that time grows linearly with the answer (1 MB vs 4 MB). Target: ratio <= 1.2x.
 // Run: node bench/stream.mjs [runs=7] [chunkChars=16]

@@ -10,7 +10,7 @@ export interface CliOptions {
   resume: boolean;
 }
 
-/** A command line that cannot be understood: exit code 2 with this message (R-TTY-6). */
+/** A command line that cannot be understood: exit code 2 with this message. */
 export class UsageError extends Error {}
 
 export const HELP_TEXT = `hac — humble-ai-cli: chat with an LLM, with tools from MCP servers.

@@ -11,7 +11,7 @@ const DISABLE = '\x1b[?2004l';
 
 /**
  * The terminal input with bracketed paste: inside a paste, line breaks become ␤ so readline keeps a pasted
- * multi-line text as one message instead of sending each line (R-TTY-1). Works on bytes: \r and \n never occur
+ * multi-line text as one message instead of sending each line. Works on bytes: \r and \n never occur
  * inside a UTF-8 sequence, and a paste marker split across reads is held until the next one.
  */
 export class PasteAwareInput extends Transform {

@@ -3,9 +3,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 const CTRL_C = 0x03;
 
 /**
- * Keys typed while a turn runs (R-TTY-1): held back from readline, so they are never drawn into the streaming
+ * Keys typed while a turn runs: held back from readline, so they are never drawn into the streaming
  * answer, and handed over when the prompt is back, where readline shows them with the cursor at the end. Ctrl+C
- * is never held: it keeps its meaning during a turn (R-TTY-2).
+ * is never held: it keeps its meaning during a turn.
  */
 export class TypeAheadGate extends Transform {
   readonly isTTY = true;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { protocol } from 'electron';
 import { PAGE_FILES, pageCsp } from '../renderer/page-files.js';
 
-/** Where the page lives: `app://hac/index.html` (R-DESK-4: a custom protocol, never `file://`). */
+/** Where the page lives: `app://hac/index.html` (a custom protocol, never `file://`). */
 export const APP_ORIGIN = 'app://hac';
 
 /** Before the app is ready: `app:` is a standard, secure scheme (origin, CSP and storage as for https). */

@@ -5,7 +5,7 @@ import { safeExternalUrl } from './links.js';
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
 /**
- * R-DESK-4 for every web contents: no navigation away from the page, no redirects, no webviews, no new windows
+ * For every web contents: no navigation away from the page, no redirects, no webviews, no new windows
  * (a link asked for with `window.open` goes to the system browser after the URL checks).
  */
 export function guardWebContents(contents: WebContents): void {

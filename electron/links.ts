@@ -2,7 +2,7 @@
 const MAX_URL = 2_048;
 
 /**
- * A link the system browser may open (R-DESK-4): `http:`/`https:` only, no credentials in it, of sane length;
+ * A link the system browser may open: `http:`/`https:` only, no credentials in it, of sane length;
  * undefined for anything else (`file:`, `javascript:`, custom schemes that start other programs).
  */
 export function safeExternalUrl(raw: string): string | undefined {

@@ -1,4 +1,4 @@
-// The Electron main process (R-DESK-1): one shared runtime (config, MCP pool, log), a window per conversation.
+// The Electron main process: one shared runtime (config, MCP pool, log), a window per conversation.
 import path from 'node:path';
 import { app, BrowserWindow, Menu, session, type MenuItemConstructorOptions } from 'electron';
 import log from 'electron-log/main';
@@ -72,7 +72,7 @@ void app.whenReady().then(() => {
   openWindow();
 });
 
-// Closing the last window closes MCP sessions (R-DESK-3) and quits; on macOS the app stays in the dock, as apps
+// Closing the last window closes MCP sessions and quits; on macOS the app stays in the dock, as apps
 // do there, and the next window starts a fresh runtime.
 app.on('window-all-closed', () => {
   const closing = runtime.current()?.close() ?? Promise.resolve();

@@ -1,4 +1,4 @@
-// The page's only door to the app (R-DESK-4): one object, `window.hac`, with named methods over one ordered IPC
+// The page's only door to the app: one object, `window.hac`, with named methods over one ordered IPC
 // channel. Never ipcRenderer itself, never a generic send.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { BridgeMethod, BridgeParams, HacBridge, HostEvent } from '../core/browser.js';

@@ -2,7 +2,7 @@ import { BrowserWindow, nativeTheme, type WebPreferences } from 'electron';
 import { APP_ORIGIN } from './app-protocol.js';
 import { guardWebContents } from './guards.js';
 
-/** R-DESK-4's web preferences, every one stated (defaults change between Electron majors). */
+/** Electron's security checklist as web preferences, every one stated (defaults change between Electron majors). */
 export function chatWebPreferences(preload: string): WebPreferences {
   return {
     preload,

@@ -7,7 +7,7 @@ export const PAGE_FILES: Readonly<Record<string, { file: string; type: string }>
   '/xterm.css': { file: 'xterm.css', type: 'text/css; charset=utf-8' },
 };
 
-/** R-DESK-4's Content-Security-Policy; `connect` is what the page may connect to ('none' in Electron). */
+/** The page's Content-Security-Policy (no remote content, no inline script); `connect` is what the page may connect to ('none' in Electron). */
 export function pageCsp(connect = "'none'"): string {
   return [
     "default-src 'none'",

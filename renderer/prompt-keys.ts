@@ -33,7 +33,7 @@ export type PromptAction =
   | 'clear-screen';
 
 /**
- * The prompt's key rules (R-DESK-2, R-DESK-3), pure so every IME timing can be tested without a browser. While an
+ * The prompt's key rules, pure so every IME timing can be tested without a browser. While an
  * IME composes (`isComposing`, or keyCode 229 which Chromium sends for keys the IME consumed, also as key
  * "Enter" on macOS) every key belongs to the IME: nothing here acts, so nothing is sent mid-composition and the
  * textarea's value is never touched. Acted-on keys are matched by `code`, never by `key` alone.

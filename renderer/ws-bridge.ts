@@ -1,7 +1,7 @@
 import type { BridgeMessage, BridgeMethod, BridgeParams, HacBridge, HostEvent } from './core-types.js';
 
 /**
- * `window.hac` over one WebSocket, for `hac web` (R-DESK-6). Calls are sent in the order they are made, on one
+ * `window.hac` over one WebSocket, for `hac web`. Calls are sent in the order they are made, on one
  * socket, so the host sees them in that order (concurrent RPCs can reorder typed input); event batches arrive in
  * order on the same socket.
  */

@@ -9,7 +9,7 @@ import { startWebServer } from './web-server.js';
 export const WEB_USAGE = 'Usage: hac web [--port N] [--open]';
 
 /**
- * `hac web` (R-DESK-6): serves the desktop page to a browser on this machine and prints its one URL line. Runs
+ * `hac web`: serves the desktop page to a browser on this machine and prints its one URL line. Runs
  * until SIGINT/SIGTERM or `/exit` in a tab; both close MCP sessions; exit 0.
  */
 export async function runWeb(argv: string[]): Promise<number> {
@@ -30,7 +30,7 @@ export async function runWeb(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
 
-  // One runtime for every tab; while config.json is broken, each Enter in a tab tries again (R-DESK-7).
+  // One runtime for every tab; while config.json is broken, each Enter in a tab tries again.
   const source = sharedRuntime();
   await source();
   const runtime = source.current();

@@ -33,7 +33,7 @@ export interface WebServer {
 }
 
 /**
- * `hac web` (R-DESK-6): the desktop page and a WebSocket carrying its bridge, on 127.0.0.1 only. A random token
+ * `hac web`: the desktop page and a WebSocket carrying its bridge, on 127.0.0.1 only. A random token
  * (256 bits, new each start) is required for the page and the socket; a wrong `Host` (DNS rebinding) or a
  * socket from another `Origin` gets 403 and nothing else.
  */
@@ -139,7 +139,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-/** R-DESK-4's CSP, with the page's own WebSocket as the only connection it may make. */
+/** The page's Content-Security-Policy, with the page's own WebSocket as the only connection it may make. */
 function csp(port: number): string {
   return pageCsp(`ws://127.0.0.1:${port} ws://localhost:${port}`);
 }

@@ -24,7 +24,7 @@ export interface CommandQuestion {
   answer(reply: string): Promise<CommandOutput>;
 }
 
-/** One configured MCP server as `/mcp` and `/toggle-mcp` show it (R-CMD-4, R-CMD-7). */
+/** One configured MCP server as `/mcp` and `/toggle-mcp` show it. */
 export interface McpServerView {
   name: string;
   enabled: boolean;
@@ -48,7 +48,7 @@ export interface CommandContext {
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;
-  /** The line saying which servers' tools the active model's tool limit leaves out (R-TOOL-3), if any. */
+  /** The line saying which servers' tools the active model's tool limit leaves out, if any. */
   toolLimitLine(): Promise<string | undefined>;
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
   discoverModels(): Promise<DiscoveredModel[]>;

@@ -1,6 +1,6 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 
-/** `/mcp` (R-CMD-4): every server with its status, description and functions; disabled ones as disabled. */
+/** `/mcp`: every server with its status, description and functions; disabled ones as disabled. */
 export async function mcpCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { servers, error, file } = await ctx.mcpServers();
   const lines: string[] = [];
@@ -23,7 +23,7 @@ export async function mcpCommand(ctx: CommandContext): Promise<CommandOutput> {
   return { lines };
 }
 
-/** `/toggle-mcp` (R-CMD-7): flip one server's `enabled` in mcp-servers.json and connect or disconnect it. */
+/** `/toggle-mcp`: flip one server's `enabled` in mcp-servers.json and connect or disconnect it. */
 export async function toggleMcpCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { servers, error } = await ctx.mcpServers();
   if (error) return { lines: [error.message] };

@@ -3,7 +3,7 @@ import { mcpCommand, toggleMcpCommand } from './mcp-commands.js';
 import { resumeCommand, sessionsCommand } from './session-commands.js';
 import { setModelCommand } from './set-model.js';
 
-/** Every command with its one-line description (R-CMD-1), in the order /help lists them. */
+/** Every command with its one-line description, in the order /help lists them. */
 export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
   { name: '/help', usage: '/help', description: 'Show the commands.' },
   { name: '/new', usage: '/new', description: 'Start a new session (clears the conversation).' },
@@ -25,7 +25,7 @@ export function isCommand(line: string): boolean {
   return line.startsWith('/') && !line.startsWith('//');
 }
 
-/** Runs one command line (R-CMD). */
+/** Runs one command line. */
 export async function runCommand(line: string, ctx: CommandContext): Promise<CommandOutput> {
   const [name = '', ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(' ');

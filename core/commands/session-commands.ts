@@ -1,7 +1,7 @@
 import type { SessionListing } from '../sessions/session-store.js';
 import type { CommandContext, CommandOutput } from './command-types.js';
 
-/** `/sessions` (R-SES-5): the 20 most recent, numbered, with date, title and message count. */
+/** `/sessions`: the 20 most recent, numbered, with date, title and message count. */
 export async function sessionsCommand(ctx: CommandContext): Promise<CommandOutput> {
   const listing = await ctx.listSessions();
   if (listing.length === 0) return { lines: ['No saved sessions yet.'] };

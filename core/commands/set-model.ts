@@ -1,6 +1,6 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 
-/** `/set-model` (R-CMD-3): numbered list, `*` on the active one, then discovered Ollama and Claude models; 0 keeps. */
+/** `/set-model`: numbered list, `*` on the active one, then discovered Ollama and Claude models; 0 keeps. */
 export async function setModelCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { models } = ctx.config();
   const discovered = await ctx.discoverModels();

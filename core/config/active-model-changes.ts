@@ -2,11 +2,11 @@ import type { DiscoveredModel } from './discovered-model.js';
 import type { JsonChange } from './json-edit.js';
 import { DEFAULT_BASE_URL } from './load-config.js';
 
-/** A model to make active: one already in `models[]`, or a discovered one to add (R-CMD-3). */
+/** A model to make active: one already in `models[]`, or a discovered one to add. */
 export type ActiveModelChoice = { index: number } | { add: DiscoveredModel };
 
 /**
- * The edits of config.json that make one model active (R-CFG-2, R-CFG-7): the chosen entry gets `"active": true`,
+ * The edits of config.json that make one model active: the chosen entry gets `"active": true`,
  * every other active one `false`; nothing else changes. Works on the file as read right before writing.
  */
 export function activeModelChanges(current: unknown, choice: ActiveModelChoice): JsonChange[] {

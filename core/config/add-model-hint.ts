@@ -1,4 +1,4 @@
-/** The guidance of R-TTY-4 when config.json has no model at all. */
+/** What to add to config.json when it has no model at all: an example with two models. */
 export function addModelHint(configFile: string): string {
   return `Add a model to ${configFile}, for example:
 {

@@ -14,10 +14,10 @@ const caseInsensitive = <const T extends readonly [string, ...string[]]>(values:
 const positiveInt = () => z.int().check(z.positive());
 const nonEmpty = () => z.string().check(z.trim(), z.minLength(1));
 
-// Cross-field checks run even when a field failed, so the user sees every problem at once (R-CFG-6).
+// Cross-field checks run even when a field failed, so the user sees every problem at once.
 const everyProblemAtOnce = { when: () => true };
 
-/** One entry of `models[]` as written in config.json (R-CFG-1). Unknown keys survive. */
+/** One entry of `models[]` as written in config.json. Unknown keys survive. */
 export const modelEntrySchema = z
   .looseObject({
     provider: caseInsensitive(['openai', 'ollama', 'anthropic']),
@@ -39,7 +39,7 @@ export const modelEntrySchema = z
     }, everyProblemAtOnce),
   );
 
-/** The whole config.json (R-CFG-1..5). Defaults are the seeds'. */
+/** The whole config.json, with hac's defaults for what it leaves out. */
 export const configFileSchema = z
   .looseObject({
     logLevel: z._default(caseInsensitive(['debug', 'info', 'warn', 'error']), 'info'),

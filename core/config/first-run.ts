@@ -5,7 +5,7 @@ import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import type { HacPaths } from './paths.js';
 
 /**
- * Makes the home usable (R-HOME-3, R-SP-1): the folder (0700), `logs/`, `sessions/` and a default
+ * Makes the home usable: the folder (0700), `logs/`, `sessions/` and a default
  * `system_prompt.txt` when there is none. Existing files are never touched; config.json is never created.
  */
 export async function ensureHome(paths: HacPaths): Promise<{ createdSystemPrompt: boolean }> {
@@ -37,7 +37,7 @@ async function makeWritableFolder(dir: string): Promise<void> {
   });
 }
 
-/** The base system prompt (R-SP-2): the file's trimmed text, or undefined when it is empty or missing. */
+/** The base system prompt: the file's trimmed text, or undefined when it is empty or missing. */
 export async function readBaseSystemPrompt(paths: HacPaths): Promise<string | undefined> {
   try {
     const text = (await fs.readFile(paths.systemPrompt, 'utf8')).trim();

@@ -10,10 +10,10 @@ export interface JsonChange {
 }
 
 /**
- * Changes a few values in a JSON file and keeps everything else as the user wrote it (R-CFG-7):
+ * Changes a few values in a JSON file and keeps everything else as the user wrote it:
  * other keys, unknown keys, key order, indentation and line endings. The file is re-read right
- * before writing, so a hand edit made meanwhile survives, and written atomically (R-HOME-4).
- * A file that does not parse is never touched: the ConfigError is thrown instead (R-HOME-5).
+ * before writing, so a hand edit made meanwhile survives, and written atomically.
+ * A file that does not parse is never touched: the ConfigError is thrown instead.
  * `changes` may be a function of the freshly read JSON, for edits that depend on the current content.
  */
 export async function updateJsonFile(

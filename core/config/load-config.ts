@@ -5,7 +5,7 @@ import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.
 export type Provider = 'openai' | 'ollama' | 'anthropic';
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
 
-/** A configured model, resolved: defaults applied, `model`/`name` sorted out (R-CFG-1). */
+/** A configured model, resolved: defaults applied, `model`/`name` sorted out. */
 export interface ModelConfig {
   /** Position in config.json's `models[]`. */
   index: number;
@@ -20,9 +20,9 @@ export interface ModelConfig {
   think?: ThinkSetting;
   toolMode: 'native' | 'prompt';
   contextWindow?: number;
-  /** Anthropic's required `max_tokens` (R-PROV-7); a default per model family when absent. */
+  /** Anthropic's required `max_tokens`; a default per model family when absent. */
   maxTokens?: number;
-  /** Extra request-body fields for OpenAI-compatible servers (R-PROV-2); the fixed fields always win. */
+  /** Extra request-body fields for OpenAI-compatible servers; the fixed fields always win. */
   extraBody?: Record<string, unknown>;
   active: boolean;
   firstByteTimeoutMs: number;
@@ -36,7 +36,7 @@ export interface HacConfig {
   missing: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   toolCallMode: ToolCallMode;
-  /** Answers shown as styled Markdown in the terminal and the window (issue 21). */
+  /** Answers shown as styled Markdown in the terminal and the window. */
   markdown: boolean;
   models: ModelConfig[];
   activeModel: ModelConfig | undefined;
@@ -56,7 +56,7 @@ export const DEFAULT_BASE_URL: Record<Provider, string> = {
   anthropic: 'https://api.anthropic.com',
 };
 
-/** Loads and validates config.json; throws ConfigError listing every problem (R-CFG-6). Never writes. */
+/** Loads and validates config.json; throws ConfigError listing every problem. Never writes. */
 export async function loadConfig(file: string): Promise<HacConfig> {
   const text = await readTextIfExists(file);
   if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true);
@@ -91,7 +91,7 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConf
 }
 
 function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelConfig {
-  // The schema guarantees one of the two; `model` is the API id, `name` the label (R-CFG-1).
+  // The schema guarantees one of the two; `model` is the API id, `name` the label.
   const id = (entry.model ?? entry.name) as string;
   return {
     index,

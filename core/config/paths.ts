@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** Every file hac owns, derived from one home folder. The only module that knows where the home is (R-HOME-1). */
+/** Every file hac owns, derived from one home folder. The only module that knows where the home is. */
 export interface HacPaths {
   home: string;
   config: string;
@@ -20,7 +20,7 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.HOME?.trim() || os.homedir(), '.humble-ai-cli');
 }
 
-/** The paths of every file in a home folder (R-HOME-2). */
+/** The paths of every file in a home folder. */
 export function hacPaths(home: string = resolveHome()): HacPaths {
   return {
     home,

@@ -5,7 +5,7 @@ import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { ConfigError, type FileProblem } from '../errors/hac-error.js';
 import { fileAccessError } from '../fs/file-access.js';
 
-/** A file's raw text, or undefined when it does not exist (a missing file is not an error, R-CFG-6). */
+/** A file's raw text, or undefined when it does not exist (a missing file is not an error). */
 export async function readRawIfExists(file: string): Promise<string | undefined> {
   try {
     return await fs.readFile(file, 'utf8');

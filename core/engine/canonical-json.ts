@@ -1,4 +1,4 @@
-/** JSON with object keys sorted at every level, so equal arguments compare equal whatever their order (R-LOOP-7). */
+/** JSON with object keys sorted at every level, so equal arguments compare equal whatever their order. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }

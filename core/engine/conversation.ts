@@ -4,7 +4,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import type { Message, Usage } from '../types/message.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
 
-/** One answered turn, as kept (R-LOOP-8): the user message and the final answer only. */
+/** One answered turn, as kept: the user message and the final answer only. */
 export interface CompletedTurn {
   user: string;
   answer: string;
@@ -16,7 +16,7 @@ export interface CompletedTurn {
 }
 
 /**
- * The conversation kept between turns, and its session file (R-SES-1..5): the file appears with the first
+ * The conversation kept between turns, and its session file: the file appears with the first
  * answered turn and is rewritten after each one. Failed, cancelled and declined turns never reach it.
  */
 export class Conversation {
@@ -39,7 +39,7 @@ export class Conversation {
     return this.file;
   }
 
-  /** `/new` (R-SES-4): forget the conversation; the next answered message starts a new file. */
+  /** `/new`: forget the conversation; the next answered message starts a new file. */
   reset(): void {
     this.messages = [];
     this.file = undefined;
@@ -47,7 +47,7 @@ export class Conversation {
     this.contextState = newContextSession();
   }
 
-  /** `/resume` (R-SES-5): continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
+  /** `/resume`: continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
   async resume(file: string): Promise<number> {
     const session = await this.store.load(file);
     this.messages = session.messages.map((m) => ({ role: m.role, content: m.content }));
@@ -63,7 +63,7 @@ export class Conversation {
     return this.messages.length;
   }
 
-  /** Keeps an answered turn and writes the session file (R-SES-1, R-SES-3). Resolves with the file written. */
+  /** Keeps an answered turn and writes the session file. Resolves with the file written. */
   async record(turn: CompletedTurn): Promise<string> {
     const user: SessionMessage = { role: 'user', content: turn.user, createdAt: rfc3339Local(turn.askedAt) };
     const answer: SessionMessage = {

@@ -40,7 +40,7 @@ export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to
 /** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
   config(): HacConfig;
-  /** The trimmed base system prompt (R-SP-2), read per turn so edits apply at once. */
+  /** The trimmed base system prompt, read per turn so edits apply at once. */
   basePrompt(): Promise<string | undefined>;
   chatModel(model: ModelConfig): Promise<ChatModel>;
   toolSource: ToolSource;
@@ -87,13 +87,13 @@ export class Engine {
     return this.answers.answer(id, reply);
   }
 
-  /** One turn for one user message (R-LOOP). Errors become events; the last event is always `turn-end`. */
+  /** One turn for one user message. Errors become events; the last event is always `turn-end`. */
   async *run(text: string, signal: AbortSignal): AsyncGenerator<EngineEvent> {
     const askedAt = this.now();
     const config = this.deps.config();
     const model = config.activeModel;
     if (!model) {
-      // Nothing is sent (R-TTY-4), so no "Waiting for response..." either.
+      // Nothing is sent, so no "Waiting for response..." either.
       const hint = config.models.length === 0 ? `\n${addModelHint(config.file)}` : '';
       yield { type: 'error', code: 'no-model', message: `${NO_ACTIVE_MODEL}${hint}` };
       yield { type: 'turn-end', status: 'failed' };
@@ -129,7 +129,7 @@ export class Engine {
     channel: EventChannel<EngineEvent>,
   ): Promise<TurnSetup> {
     const chat = await this.deps.chatModel(model);
-    // A native API's tool limit (R-TOOL-3): whole servers, in file order, until it is reached.
+    // A native API's tool limit: whole servers, in file order, until it is reached.
     const limit = model.toolMode === 'native' ? chat.maxTools : undefined;
     const { offered: mcpTools, leftOut } = fitToolsToLimit(
       this.deps.toolSource.tools(),
@@ -286,7 +286,7 @@ export class Engine {
         this.deps.logger.debug(
           `Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`,
         );
-        // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`, R-PROV-2).
+        // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`).
         const calledAs = result.nativeCalls.find((c) => c.id === call.id)?.name ?? call.name;
         turn.push(
           native
@@ -369,7 +369,7 @@ export class Engine {
     yield { type: 'turn-end', status: 'answered', ...(usage ? { usage } : {}) };
   }
 
-  /** Stage 2 of the context window (R-CTX-4): the summary model's answer to the summary prompt. */
+  /** Stage 2 of the context window: the summary model's answer to the summary prompt. */
   private async summarise(
     config: HacConfig,
     active: ModelConfig,

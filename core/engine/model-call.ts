@@ -11,7 +11,7 @@ import { CUT_OFF } from './resolve-calls.js';
 
 /** One LLM call's outcome, after its events were yielded. */
 export interface ModelCallResult {
-  /** The model's whole answer text, calls included (the assistant message of R-LOOP-4). */
+  /** The model's whole answer text, calls included (the assistant message kept within the turn). */
   content: string;
   /** The text the user saw: in prompt mode, without the calls. */
   visibleText: string;
@@ -24,7 +24,7 @@ export interface ModelCallResult {
   /** What the provider wants back on this message within the turn (ChatStreamPart `replay`). */
   replay?: unknown[];
   usage?: Usage;
-  /** Set when the idle timeout cut the answer (R-PROV-5): what arrived is kept. */
+  /** Set when the idle timeout cut the answer: what arrived is kept. */
   stalled?: StalledStreamError;
 }
 
@@ -40,8 +40,8 @@ export interface ModelCallOptions {
 }
 
 /**
- * Streams one answer as engine events (R-STREAM-1/2, R-PARSE-3): thinking between its markers, text as it
- * arrives, call JSON held back; retries show as one line each (R-PROV-4). ProviderErrors are rethrown after the
+ * Streams one answer as engine events: thinking between its markers, text as it
+ * arrives, call JSON held back; retries show as one line each. ProviderErrors are rethrown after the
  * thinking block is closed.
  */
 export async function* callModel(

@@ -4,7 +4,7 @@ import type { Tool } from '../tools/tool.js';
 import type { NativeToolCall } from '../types/message.js';
 import type { RequestedCall } from './tool-runner.js';
 
-/** What the user and the model are told of a native call whose arguments the stream cut off (R-PARSE-8). */
+/** What the user and the model are told of a native call whose arguments the stream cut off. */
 export const CUT_OFF = "The model's tool call was cut off; it was not run.";
 
 /** The tools of one turn, findable by server and name. */
@@ -19,7 +19,7 @@ export class TurnTools {
     return this.byKey.get(`${server}\u0000${name}`);
   }
 
-  /** One line naming every tool, for errors about unknown tools (R-PARSE-2). */
+  /** One line naming every tool, for errors about unknown tools. */
   describeAvailable(): string {
     return this.list.length
       ? `Available tools: ${this.list.map((t) => `${t.server}/${t.name}`).join(', ')}.`
@@ -27,7 +27,7 @@ export class TurnTools {
   }
 }
 
-/** Calls found in prompt-mode text, resolved to tools (R-PARSE-1/2). */
+/** Calls found in prompt-mode text, resolved to tools. */
 export function resolvePromptCalls(
   calls: readonly FunctionCall[],
   tools: TurnTools,
@@ -58,7 +58,7 @@ export function resolvePromptCalls(
   });
 }
 
-/** Calls from a native-mode answer, mapped back from `<server>__<tool>` names (R-TOOL-2). */
+/** Calls from a native-mode answer, mapped back from `<server>__<tool>` names. */
 export function resolveNativeCalls(
   calls: readonly NativeToolCall[],
   tools: TurnTools,
@@ -96,7 +96,7 @@ export function resolveNativeCalls(
   });
 }
 
-/** MCP tools grouped by server, both in their given order, as the FUNCTIONS block lists them (R-FN-1). */
+/** MCP tools grouped by server, both in their given order, as the FUNCTIONS block lists them. */
 export function groupByServer(tools: readonly Tool[]): PromptServerSpec[] {
   const servers: { name: string; description?: string; tools: PromptToolSpec[] }[] = [];
   for (const tool of tools) {

@@ -7,7 +7,7 @@ import { nextQuestionId } from './question-ids.js';
 import type { EventChannel, PendingAnswers } from './event-channel.js';
 import { cutToolOutput, firstLine } from './tool-output.js';
 
-/** A call the model asked for, resolved to a tool, or an attempted call that could not be (R-PARSE-2). */
+/** A call the model asked for, resolved to a tool, or an attempted call that could not be. */
 export interface RequestedCall {
   /** Unique within the turn; the native call id when the model gave one. */
   id: string;
@@ -25,14 +25,14 @@ export type CallOutcome =
   | { kind: 'result'; text: string; isError: boolean }
   | { kind: 'declined' }
   | { kind: 'cancelled' }
-  /** A second call after the stop notice (R-LOOP-6): the turn ends with this error. */
+  /** A second call after the stop notice: the turn ends with this error. */
   | { kind: 'end-turn'; message: string };
 
 export const STOPPED_AFTER_ERROR = 'Tool calls are stopped after an error. Answer the user.';
 export const DECLINED_TEXT = 'MCP call cancelled by user.';
 export const INVALID_CONFIRMATION = 'Please answer with Y or N.';
 
-/** Per-turn memory of the tool loop: earlier results (R-LOOP-7) and the error stop (R-LOOP-6). */
+/** Per-turn memory of the tool loop: earlier results and the error stop. */
 export class TurnToolState {
   readonly results = new Map<string, string>();
   firstError: string | undefined;
@@ -49,7 +49,7 @@ export class TurnToolState {
   }
 
   /**
-   * After an error (R-LOOP-6): the other calls of that message, and every call of the next message the model
+   * After an error: the other calls of that message, and every call of the next message the model
    * sends, get the stop notice; a call in any round after that ends the turn.
    */
   afterError(): 'notice' | 'end-turn' | undefined {
@@ -69,7 +69,7 @@ export interface ToolRunnerOptions {
 }
 
 /**
- * Runs one requested call under the rules of R-LOOP-1..7, yielding the events a host shows
+ * Runs one requested call under the tool loop's rules (summary, confirmation, duplicates, timeouts, errors), yielding the events a host shows
  * (summary, Y/N, result) and returning what the model gets.
  */
 export async function* runToolCall(
@@ -138,7 +138,7 @@ export async function* runToolCall(
       try {
         reply = await answered;
       } catch {
-        reply = 'n'; // Ctrl+C at the question counts as "n" (R-LOOP-2)
+        reply = 'n'; // Ctrl+C at the question counts as "n"
       }
       const verdict = readConfirmation(reply);
       if (verdict === 'yes') break;

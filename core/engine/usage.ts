@@ -1,6 +1,6 @@
 import type { Message, Usage } from '../types/message.js';
 
-/** A cheap token estimate (R-PROV-6) for providers that report no usage: about 4 characters per token for Latin text, 1 per character for CJK and other wide scripts. */
+/** A cheap token estimate for providers that report no usage: about 4 characters per token for Latin text, 1 per character for CJK and other wide scripts. */
 export function roughTokens(text: string): number {
   let ascii = 0;
   let other = 0;
@@ -21,7 +21,7 @@ export function addUsage(total: Usage | undefined, next: Usage): Usage {
 }
 
 /**
- * R-PROV-6: a provider that reports no usage gets an estimate, marked as such. A cheap one on purpose: loading the
+ * A provider that reports no usage gets an estimate, marked as such. A cheap one on purpose: loading the
  * BPE tokenizer costs ~250 ms and ~40 MB, which a one-shot answer must not pay after its last byte.
  */
 export function estimateUsage(request: readonly Message[], answer: string): Usage {

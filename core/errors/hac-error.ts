@@ -18,7 +18,7 @@ export interface FileProblem {
   fix?: string;
 }
 
-/** A file that does not parse or validate (R-CFG-6, R-MCP-9). Carries every problem at once. */
+/** A file that does not parse or validate. Carries every problem at once. */
 export class ConfigError extends HacError {
   override readonly name = 'ConfigError';
   constructor(

@@ -11,7 +11,7 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes a file so that a reader (or a crash) only ever sees the old or the new content (R-HOME-4):
+ * Writes a file so that a reader (or a crash) only ever sees the old or the new content:
  * temp file in the target's folder, fsync, rename over the target. A symlink is followed, never replaced.
  */
 export async function writeFileAtomic(
@@ -94,7 +94,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Removes the temp files a killed writer left in `dirs` (R-REL-1): ours by name, and owned by no live process
+ * Removes the temp files a killed writer left in `dirs`: ours by name, and owned by no live process
  * (the pid in the name is gone, or the file is older than an hour, longer than any write of ours). Returns how
  * many were removed; a folder that cannot be read is skipped.
  */

@@ -16,7 +16,7 @@ export class FileAccessError extends HacError {
 export type FileAction = 'read' | 'write' | 'create' | 'use';
 
 /**
- * A file-system failure in words a user can act on (R-REL-2): the path, what is wrong, what to do. An error
+ * A file-system failure in words a user can act on: the path, what is wrong, what to do. An error
  * with a code not listed here is returned unchanged.
  */
 export function fileAccessError(error: unknown, file: string, action: FileAction): unknown {

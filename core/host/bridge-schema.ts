@@ -7,7 +7,7 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 
 /**
  * Every call a page may make, validated where it arrives (the `hac web` socket and Electron's IPC handlers):
- * type and size (R-DESK-4). Anything else is refused.
+ * type and size. Anything else is refused.
  */
 export const bridgeCallSchema = z.discriminatedUnion('method', [
   z.strictObject({

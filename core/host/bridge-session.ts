@@ -11,7 +11,7 @@ export type RuntimeSource = () => Promise<{ runtime: Runtime } | { error: unknow
 
 /**
  * One runtime shared by every window, made on first use. While config.json is broken each call tries again, so a
- * window can show the report and start once the file is fixed (R-DESK-7). `current()` is the runtime if it exists.
+ * window can show the report and start once the file is fixed. `current()` is the runtime if it exists.
  */
 export function sharedRuntime(
   options: RuntimeOptions = {},

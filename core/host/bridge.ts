@@ -1,9 +1,9 @@
 import type { HostEvent, InterruptResult } from '../types/host-event.js';
 
 /**
- * `window.hac`: the one object the page talks to (R-DESK-4), the same in the Electron window (preload over IPC)
+ * `window.hac`: the one object the page talks to, the same in the Electron window (preload over IPC)
  * and in `hac web` (one WebSocket), so the renderer code is identical. Named methods only; calls reach the
- * conversation in the order they were made; events arrive in batches (R-DESK-8).
+ * conversation in the order they were made; events arrive in batches.
  */
 export interface HacBridge {
   /** A line typed at the prompt: a command, a message, or the reply to what is being asked. */

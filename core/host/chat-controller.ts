@@ -70,7 +70,7 @@ export class ChatController {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Starts MCP servers in the background (R-TTY-5) and reports a broken mcp-servers.json at once (R-MCP-9). */
+  /** Starts MCP servers in the background and reports a broken mcp-servers.json at once. */
   async start(): Promise<void> {
     this.emitStatus();
     this.runtime.startMcp();

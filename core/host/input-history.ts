@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
-/** Entries kept in the `history` file (R-TTY-1). */
+/** Entries kept in the `history` file. */
 export const HISTORY_SIZE = 1000;
 
 /** A display marker for a line break that older versions wrote into the history file as it was. */

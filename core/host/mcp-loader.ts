@@ -40,7 +40,7 @@ export function createMcpHandle(
       close: () => Promise.resolve(),
     };
   }
-  // The MCP SDK is imported on start, after the prompt is up (R-TTY-5), never by createHac itself.
+  // The MCP SDK is imported on start, after the prompt is up, never by createHac itself.
   let pool: McpPool | undefined;
   let loading: Promise<McpPool> | undefined;
   let ready = false;

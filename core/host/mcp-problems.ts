@@ -7,7 +7,7 @@ export interface McpProblem {
 }
 
 /**
- * Reports each MCP problem once: a broken mcp-servers.json (R-MCP-9) and each server that fails (R-MCP-5).
+ * Reports each MCP problem once: a broken mcp-servers.json and each server that fails.
  * Watches the pool until `stop()`; `check()` also runs on demand (at start).
  */
 export function watchMcpProblems(

@@ -9,7 +9,7 @@ export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<string
 
 /**
  * Runs one turn: hands every event to `emit` and answers the engine's questions with `ask` (a failed or
- * cancelled ask counts as "n", R-LOOP-2). Resolves with how the turn ended and whether an error was shown.
+ * cancelled ask counts as "n"). Resolves with how the turn ended and whether an error was shown.
  */
 export async function runTurn(
   engine: Engine,

@@ -31,7 +31,7 @@ export interface RuntimeOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => Date;
   timeZone?: string;
-  /** The pool's connect timeout (R-MCP-5, default 30 s). */
+  /** The pool's connect timeout (default 30 s). */
   mcpConnectTimeoutMs?: number;
   /** `hac --model <name>`: use this configured model (by name or id) for this run, without saving it. */
   model?: string;
@@ -60,7 +60,7 @@ export interface ChatOptions {
 }
 
 /**
- * What one process shares between its conversations (R-DESK-6): config, log, MCP pool, model clients. Knows
+ * What one process shares between its conversations: config, log, MCP pool, model clients. Knows
  * nothing about terminals or windows.
  */
 export interface Runtime {
@@ -69,20 +69,20 @@ export interface Runtime {
   logger: Logger;
   /** Every secret value known to this process; each sink (screen, JSONL, the window's events) redacts with it. */
   secrets: SecretRegistry;
-  /** Starts MCP servers in the background (R-TTY-5); the first message waits for them. */
+  /** Starts MCP servers in the background; the first message waits for them. */
   startMcp(): void;
   /** Called when a server's state or tools change; returns the function that stops it. */
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
   mcpServers(): Promise<McpView>;
   /** A new conversation, sharing everything above. */
   openChat(options?: ChatOptions): Chat;
-  /** Closes every MCP session (stdio children are gone when it resolves, R-MCP-6) and flushes the log. */
+  /** Closes every MCP session (stdio children are gone when it resolves) and flushes the log. */
   close(): Promise<void>;
 }
 
 /**
  * The composition root (design.md): config -> providers -> tools -> sessions; engines and commands per chat.
- * Throws ConfigError for a broken config.json (R-CFG-9), logged first; a broken mcp-servers.json only empties
+ * Throws ConfigError for a broken config.json, logged first; a broken mcp-servers.json only empties
  * the pool.
  */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
@@ -115,7 +115,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     : createFileLogger(paths.logs, config.logLevel, secrets);
   const logger = options.logger ?? fileLogger!;
 
-  // Temp files of a writer killed mid-write (R-REL-1) go in the background; close() waits for it.
+  // Temp files of a writer killed mid-write go in the background; close() waits for it.
   const cleanup = tempFileFolders(paths)
     .then((dirs) => removeStaleTempFiles(dirs))
     .then((n) => void (n && logger.info(`Removed ${n} temp files left by interrupted writes.`)))

@@ -4,7 +4,7 @@ import type { Logger, LogLevel } from './logger.js';
 import { redact } from './redact.js';
 import { SecretRegistry } from './secrets.js';
 
-/** A Logger writing the daily file of R-LOG-1, with level filtering and redaction of every line. */
+/** A Logger writing one file a day (`logs/application-hac-YYYY-MM-DD.log`), with level filtering and redaction of every line. */
 export interface FileLogger extends Logger {
   setLevel(level: LogLevel): void;
   /** The file a line logged now goes to. */
@@ -55,7 +55,7 @@ export function createFileLogger(
     // none every write fails silently (hac run from an npm global install, or a bundled copy elsewhere).
     file.setAppName('hac');
     file.level = currentLevel;
-    file.maxSize = 0; // one file per day is the rotation (R-LOG-1)
+    file.maxSize = 0; // one file per day is the rotation
     file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
     file.resolvePathFn = (_vars, message) => path.join(logsDir, logFileName(message?.date ?? new Date()));
     file.format = ({ message, data }) => [

@@ -1,4 +1,4 @@
-/** What a redacted secret looks like in logs and on screen (R-LOG-4). */
+/** What a redacted secret looks like in logs and on screen. */
 export const REDACTED = '[redacted]';
 
 // Shapes of secrets we can recognise without being told: API keys and credentials after well-known labels.

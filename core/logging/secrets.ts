@@ -7,7 +7,7 @@ import { REDACTED } from './redact.js';
 export const MIN_SECRET_LENGTH = 6;
 
 /**
- * The secret values of this process, known by value (R-LOG-4): API keys from config.json and the env and header
+ * The secret values of this process, known by value: API keys from config.json and the env and header
  * values of mcp-servers.json, each with the forms a server may quote it in. Every line that leaves the process
  * (screen, log, JSONL, the desktop's events, session files) passes through `redact`, so a server that echoes
  * a secret in its own words (`Invalid API key: …`, `invalid token "Bearer …"`) cannot show it.

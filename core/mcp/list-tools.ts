@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import type { ToolAnnotations } from '../tools/tool.js';
 
-/** A tool as a server listed it: the schema keeps the server's key order (R-FN-1). */
+/** A tool as a server listed it: the schema keeps the server's key order. */
 export interface McpToolInfo {
   name: string;
   description: string;

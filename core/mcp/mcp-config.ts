@@ -5,7 +5,7 @@ import { formatJsonPath, parseJsonText, readTextIfExists } from '../config/read-
 /** How hac talks to a server: a child process, or a remote server over SSE or streamable HTTP. */
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
 
-/** One server of mcp-servers.json with every default applied (R-MCP-1). */
+/** One server of mcp-servers.json with every default applied. */
 export interface McpServerConfig {
   name: string;
   description: string;
@@ -19,7 +19,7 @@ export interface McpServerConfig {
   cwd?: string;
   /** Remote only. */
   url?: string;
-  /** Per tool call, reset by progress notifications (R-MCP-7). */
+  /** Per tool call, reset by progress notifications. */
   timeoutMs: number;
 }
 
@@ -75,7 +75,7 @@ const FIXES: Record<string, string> = {
   timeout: 'Give the tool-call timeout in milliseconds, e.g. 60000.',
 };
 
-/** Loads and validates mcp-servers.json (R-MCP-1); throws ConfigError naming every problem. Never writes. */
+/** Loads and validates mcp-servers.json; throws ConfigError naming every problem. Never writes. */
 export async function loadMcpServers(file: string): Promise<McpServersFile> {
   const text = await readTextIfExists(file);
   if (text === undefined) return { file, missing: true, servers: [] };

@@ -20,7 +20,7 @@ import { StderrTail } from './stderr-tail.js';
 import { abortable, settlesWithin, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
 
-/** Where a server stands, as `/mcp` shows it (R-CMD-4). `disconnected`: the session ended; the next use reconnects once. */
+/** Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once. */
 export type McpServerState = 'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed';
 
 /** Timing and environment a connection needs; the pool fills in the defaults. */
@@ -98,7 +98,7 @@ export class McpConnection {
     return opening;
   }
 
-  /** Calls a tool on this server's session, reconnecting once when the session was lost (R-MCP-4). */
+  /** Calls a tool on this server's session, reconnecting once when the session was lost. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     let session = await this.usableSession(signal);
     try {
@@ -265,7 +265,7 @@ export class McpConnection {
     const { config } = this;
     const { env, logger } = this.options;
     const where = `mcp-servers.json: server "${config.name}"`;
-    // Values are secrets (R-LOG-4): only the keys are logged.
+    // Values are secrets: only the keys are logged.
     const keys = Object.keys(config.env);
     if (config.transport === 'stdio') {
       const args = config.args.map((arg) => substituteVars(arg, env, `${where} args`));
@@ -336,7 +336,7 @@ export class McpConnection {
       return;
     }
     const pid = transport.pid;
-    // Closes stdin first, the polite way; then SIGTERM, then SIGKILL, each to the whole tree (R-MCP-6).
+    // Closes stdin first, the polite way; then SIGTERM, then SIGKILL, each to the whole tree.
     await client.close().catch(() => undefined);
     if (pid === undefined) return;
     const goneWithin = async (ms: number) => {

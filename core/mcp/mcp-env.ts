@@ -1,7 +1,7 @@
 import { HacError } from '../errors/hac-error.js';
 
 /**
- * Replaces `${VAR}` (and `${VAR:-default}`) with values from hac's environment (R-MCP-3).
+ * Replaces `${VAR}` (and `${VAR:-default}`) with values from hac's environment.
  * An unset variable without a default is an error naming it and where it was used, rather than an empty secret.
  */
 export function substituteVars(text: string, env: NodeJS.ProcessEnv, where: string): string {

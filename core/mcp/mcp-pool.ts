@@ -17,16 +17,16 @@ export interface McpPoolOptions {
   logger?: Logger;
   /** hac's environment, the source of `${VAR}` values. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Per server (R-MCP-5). Default 30 s. */
+  /** Per server. Default 30 s. */
   connectTimeoutMs?: number;
-  /** Grace before a stdio child is killed on close (R-MCP-6). Default 2 s. */
+  /** Grace before a stdio child is killed on close. Default 2 s. */
   killAfterMs?: number;
   clientInfo?: { name: string; version: string };
-  /** Where the env and header values of every server are registered as secrets (R-LOG-4). */
+  /** Where the env and header values of every server are registered as secrets. */
   secrets?: SecretRegistry;
 }
 
-/** What `/mcp` and `/toggle-mcp` show for one configured server (R-CMD-4/7), in file order. */
+/** What `/mcp` and `/toggle-mcp` show for one configured server, in file order. */
 export interface McpServerStatus {
   name: string;
   description: string;
@@ -49,7 +49,7 @@ export interface McpPoolEvent {
 /**
  * Every MCP server of mcp-servers.json behind one object (design: "The seams"): background start,
  * status for /mcp, tools for the engine, calls, enable/disable, and a close that leaves no process behind.
- * A broken file never throws out of it (R-MCP-9): the pool is empty and `configError` says why.
+ * A broken file never throws out of it: the pool is empty and `configError` says why.
  */
 export class McpPool {
   private connections: McpConnection[] = [];
@@ -79,7 +79,7 @@ export class McpPool {
     await this.initial;
   }
 
-  /** The error of a broken mcp-servers.json, kept for `/mcp` (R-MCP-9). */
+  /** The error of a broken mcp-servers.json, kept for `/mcp`. */
   get configError(): ConfigError | undefined {
     return this.loadError;
   }
@@ -111,7 +111,7 @@ export class McpPool {
   }
 
   /**
-   * Calls a tool and converts its result to text (R-LOOP-5). Throws McpPoolError for an unknown or
+   * Calls a tool and converts its result to text. Throws McpPoolError for an unknown or
    * disabled server, a failed session, a timeout (`mcp-timeout`) or a cancel (`cancelled`).
    */
   async call(
@@ -126,7 +126,7 @@ export class McpPool {
   }
 
   /**
-   * Flips `enabled` in mcp-servers.json, keeping the rest of the file as written (R-CMD-7),
+   * Flips `enabled` in mcp-servers.json, keeping the rest of the file as written,
    * then connects or disconnects the server. A broken file throws its ConfigError and nothing changes.
    */
   async setEnabled(server: string, on: boolean): Promise<void> {
@@ -148,7 +148,7 @@ export class McpPool {
     return () => this.listeners.delete(listener);
   }
 
-  /** Closes every session and waits until every stdio child has exited (killed after the grace, R-MCP-6). */
+  /** Closes every session and waits until every stdio child has exited (killed after the grace). */
   async close(): Promise<void> {
     this.closed = true;
     await this.started;

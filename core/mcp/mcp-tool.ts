@@ -9,7 +9,7 @@ export interface McpCaller {
 
 /**
  * An MCP server's tool seen through the `Tool` seam. Failures (session lost, timeout, unknown tool)
- * come back as `isError` results, as the model must see them (R-LOOP-6); only a cancel throws.
+ * come back as `isError` results, as the model must see them; only a cancel throws.
  */
 export class McpTool implements Tool {
   readonly name: string;
@@ -20,7 +20,7 @@ export class McpTool implements Tool {
   constructor(
     private readonly pool: McpCaller,
     readonly server: string,
-    /** The server's description from mcp-servers.json, for the call summary (R-LOOP-1). */
+    /** The server's description from mcp-servers.json, for the call summary. */
     readonly serverDescription: string,
     info: McpToolInfo,
   ) {

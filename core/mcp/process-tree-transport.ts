@@ -18,7 +18,7 @@ export interface ProcessTreeParams {
 const WINDOWS = process.platform === 'win32';
 
 /**
- * The SDK's stdio transport, but for the server's whole process tree (R-MCP-6): servers are usually started
+ * The SDK's stdio transport, but for the server's whole process tree: servers are usually started
  * through a wrapper (`npx`, `uvx`, `sh -c`, a script) and the SDK's transport can only signal the wrapper. On
  * POSIX the child leads a process group of its own, so a signal reaches everything it started (and the
  * terminal's Ctrl+C reaches only hac, which decides); on Windows `taskkill /T` ends the tree.

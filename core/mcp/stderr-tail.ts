@@ -1,4 +1,4 @@
-/** The last lines a stdio server wrote to stderr, bounded in count and line length (R-MCP-8). */
+/** The last lines a stdio server wrote to stderr, bounded in count and line length. */
 export class StderrTail {
   private readonly kept: string[] = [];
   private partial = '';

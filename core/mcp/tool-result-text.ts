@@ -12,7 +12,7 @@ export interface McpCallResult {
 type Part = Record<string, unknown>;
 
 /**
- * Turns an MCP tool result into the text the model reads (R-LOOP-5): text parts joined by newlines,
+ * Turns an MCP tool result into the text the model reads: text parts joined by newlines,
  * `structuredContent` as JSON when there is no text part, and a one-line note for each image, audio
  * or resource, all in the server's order. `isError` is kept as a flag. The length cut is the engine's.
  */

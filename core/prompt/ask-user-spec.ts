@@ -1,9 +1,9 @@
 import type { PromptServerSpec, PromptToolSpec } from './prompt-tools.js';
 
-/** Server name of hac's built-in tools (R-FN-3). */
+/** Server name of hac's built-in tools. */
 export const ASK_USER_SERVER = 'hac';
 
-/** Tool name of the built-in question tool (R-FN-3). */
+/** Tool name of the built-in question tool. */
 export const ASK_USER_TOOL_NAME = 'ask_user';
 
 /** The model-facing description of ask_user, shared by the FUNCTIONS block and the native tool list. */
@@ -39,7 +39,7 @@ export function askUserToolSpec(): PromptToolSpec {
   };
 }
 
-/** The `## hac` section of the FUNCTIONS block, listed after every MCP server (R-FN-3). */
+/** The `## hac` section of the FUNCTIONS block, listed after every MCP server. */
 export function askUserServerSpec(): PromptServerSpec {
   return { name: ASK_USER_SERVER, description: 'hac built-in tools', tools: [askUserToolSpec()] };
 }

@@ -39,7 +39,7 @@ export interface CandidateHost {
   reread(text: string, base: number): void;
   /** Shows text at once. */
   emit(text: string): void;
-  /** A call was cut off by the end of the message: shown as text, with a notice (R-PARSE-8). */
+  /** A call was cut off by the end of the message: shown as text, with a notice. */
   cutOffHeld(): void;
   /** Starts a JSON candidate (a line-start `[` no format took). */
   startJson(c: string, at: number): void;

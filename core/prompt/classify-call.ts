@@ -6,11 +6,11 @@ const CALL_SHAPE = 'Write a call as {"server": "<server name>", "name": "<tool n
 const NAME_KEYS = ['name', 'function', 'tool', 'tool_name'] as const;
 // Keys that belong to the call itself, never to flat arguments.
 const CALL_KEYS = new Set(['server', ...NAME_KEYS, 'reason', 'type', 'id']);
-// The FUNCTION_CALL template's placeholders (R-FN-2): a copy that still holds them is the model quoting it.
+// The FUNCTION_CALL template's placeholders: a copy that still holds them is the model quoting it.
 const PLACEHOLDER = /^(?:server name|function name|argument\d+ value|arg\d+ name)$/;
 
 /**
- * The calls a JSON value stands for, or null when it is ordinary data (R-PARSE-2). `forced` is for values
+ * The calls a JSON value stands for, or null when it is ordinary data. `forced` is for values
  * that are calls by their wrapping (`<tool_call>`): they never come back null.
  */
 export function classifyValue(
@@ -70,7 +70,7 @@ function classifyObject(
       ? error(undefined, undefined, `The function call names no tool. ${CALL_SHAPE}`, resolver)
       : null;
   }
-  // Ordinary text, never run nor answered (R-PARSE-2): an object naming a tool without arguments (its other keys
+  // Ordinary text, never run nor answered: an object naming a tool without arguments (its other keys
   // are not arguments), a tool definition, the template quoted back. A wrapper (`<tool_call>`) still makes a call.
   if (!forced && (!hasArguments || isDefinition(o) || quotesTemplate(o))) return null;
 

@@ -6,23 +6,23 @@ import type { PromptServerSpec } from './prompt-tools.js';
 
 /** Everything the system message depends on, as plain data. */
 export interface SystemPromptInput {
-  /** The content of system_prompt.txt; trimmed here, empty means no base prompt (R-SP-2). */
+  /** The content of system_prompt.txt; trimmed here, empty means no base prompt. */
   basePrompt: string;
   /** The moment of the call; only its local date in `timeZone` is used. */
   now: Date;
   /** IANA zone name, e.g. `Asia/Seoul` (see `localTimeZone()`); an unknown name falls back to UTC. */
   timeZone: string;
-  /** Set only when context trimming removed the user message that started the turn (R-CTX-3). */
+  /** Set only when context trimming removed the user message that started the turn. */
   lastUserQuery?: string;
-  /** `prompt` adds the FUNCTIONS and FUNCTION_CALL blocks; `native` sends tools through the API instead (R-SP-4). */
+  /** `prompt` adds the FUNCTIONS and FUNCTION_CALL blocks; `native` sends tools through the API instead. */
   toolMode: 'prompt' | 'native';
   /** Connected MCP servers in configuration order, each with its tools in the server's order. */
   servers: readonly PromptServerSpec[];
-  /** Lists the built-in ask_user tool as `## hac` after every MCP server (R-FN-3); default true. */
+  /** Lists the built-in ask_user tool as `## hac` after every MCP server; default true. */
   askUserTool?: boolean;
 }
 
-/** The system message of an LLM call, parts in the order of R-SP-3 joined by a blank line. */
+/** The system message of an LLM call, its parts (base prompt, date, tools, last user query) joined by a blank line. */
 export function composeSystemPrompt(input: SystemPromptInput): string {
   const parts: string[] = [];
   const base = input.basePrompt.trim();

@@ -5,7 +5,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 /** The zone `localTimeZone()` found, for which the date comes from Date's own local fields. */
 let processZone: string | undefined;
 
-/** `Current date: YYYY-MM-DD (Weekday), time zone <IANA zone>` for `now` in `timeZone` (R-SP-3). */
+/** `Current date: YYYY-MM-DD (Weekday), time zone <IANA zone>` for `now` in `timeZone`. */
 export function currentDateLine(now: Date, timeZone: string): string {
   if (timeZone === processZone) {
     // The process's own zone: no Intl.DateTimeFormat, whose first use costs ~20 ms of ICU set-up per run.

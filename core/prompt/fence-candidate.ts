@@ -4,7 +4,7 @@ import { FenceCloser } from './fence-closer.js';
 import { readToolCode } from './formats/index.js';
 import { parseLenientJson } from './lenient-json.js';
 
-/** Fence languages whose body may be a call; any other fence is code, shown as it streams (R-PARSE-2). */
+/** Fence languages whose body may be a call; any other fence is code, shown as it streams. */
 const CALL_FENCES = new Set(['', 'json', 'jsonc', 'json5', 'tool_call', 'tool_code', 'function_call', 'xml']);
 
 function isBlank(c: string): boolean {

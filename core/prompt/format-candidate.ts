@@ -38,7 +38,7 @@ export const AFTER_CALL_OPENERS = indexOpeners([endOfTurnToken, ...CALL_FORMATS]
 export const MID_LINE_FIRST_CHARS: readonly string[] = [...CALL_OPENERS.midLine.keys()];
 
 /**
- * The marker formats of the table in formats/ (R-PARSE-7), read side by side: first the held text must go on
+ * The marker formats of the table in formats/, read side by side: first the held text must go on
  * matching an opener (most `<` and `[` in prose stop there), then each possible format's reader follows it until
  * one ends with a call or all refuse. A line-start `[` that no format takes is tried as JSON.
  */
@@ -163,7 +163,7 @@ export class FormatCandidate implements Candidate {
     host.reread(held.slice(1), at + 1);
   }
 
-  /** A complete call still counts at the end of the message; a cut-off one never runs (R-PARSE-8). */
+  /** A complete call still counts at the end of the message; a cut-off one never runs. */
   finish(): 'decided' | 'hidden' | 'reject' {
     const host = this.host;
     for (const { format } of this.readers) {

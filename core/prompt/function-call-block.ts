@@ -1,6 +1,6 @@
-// Byte for byte the spec's function-call-block.txt without its final newline (R-FN-2); the tabs and the
+// Byte for byte the spec's function-call-block.txt without its final newline; the tabs and the
 // trailing commas are part of the contract. test/unit/core/prompt/function-call-block.test.ts checks it.
-/** The FUNCTION_CALL block, appended last to a prompt-mode system message (R-FN-2). */
+/** The FUNCTION_CALL block, appended last to a prompt-mode system message. */
 export const FUNCTION_CALL_BLOCK = [
   'FUNCTION_CALL:',
   '- Schema',

@@ -1,4 +1,4 @@
-/** A call the model asked for that names an available tool; run it (R-LOOP). */
+/** A call the model asked for that names an available tool; run it. */
 export interface ToolCallRequest {
   type: 'call';
   server: string;
@@ -11,7 +11,7 @@ export interface ToolCallRequest {
 /**
  * Something shaped as a call that cannot run: an unknown tool, a name two servers share, arguments that are
  * not an object, a call tag that cannot be read. `message` is the text to send back as the tool error (the
- * engine adds `Error: `, R-LOOP-6); it counts as a round like any call.
+ * engine adds `Error: `); it counts as a round like any call.
  */
 export interface AttemptedCallError {
   type: 'attempted-call-error';

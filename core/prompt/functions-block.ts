@@ -2,11 +2,11 @@ import type { PromptServerSpec, PromptToolSpec } from './prompt-tools.js';
 
 const HEADER = 'FUNCTIONS:\n\n# Connected MCP Servers';
 
-/** The FUNCTIONS block text when no tool at all is available (R-FN-1). */
+/** The FUNCTIONS block text when no tool at all is available. */
 export const NO_TOOL_FUNCTIONS_BLOCK = `${HEADER}\n\nNo MCP server is connected: no tool can be called.`;
 
 /**
- * The FUNCTIONS block (R-FN-1) for the given servers, in the order given; servers without tools are left out.
+ * The FUNCTIONS block for the given servers, in the order given; servers without tools are left out.
  * With no tool at all it is {@link NO_TOOL_FUNCTIONS_BLOCK}.
  */
 export function renderFunctionsBlock(servers: readonly PromptServerSpec[]): string {

@@ -19,11 +19,11 @@ export interface HoldBackResult {
   /** Every `show` of this message joined: the model text without its calls. */
   text: string;
   calls: FunctionCall[];
-  /** A call was cut off by the end of the message: shown as text, never run (R-PARSE-8). */
+  /** A call was cut off by the end of the message: shown as text, never run. */
   cutOff?: boolean;
 }
 
-/** The streaming splitter of R-PARSE-3: feed text deltas, show what it returns, read the calls at the end. */
+/** The streaming splitter that holds back what may be a function call: feed text deltas, show what it returns, read the calls at the end. */
 export interface HoldBack {
   push(delta: string): HoldBackOutput;
   end(): HoldBackResult;
@@ -114,7 +114,7 @@ class Splitter implements HoldBack, CandidateHost {
     return this.mode === 'candidate' && this.candidate?.holding === true;
   }
 
-  // The splitter never throws (R-PARSE-5): should a bug throw, what is held and unread becomes text.
+  // The splitter never throws: should a bug throw, what is held and unread becomes text.
   private recover(): void {
     const rest = this.frames
       .map((f) => f.s.slice(f.i))

@@ -38,7 +38,7 @@ export class JsonCandidateScanner {
   /** The same brackets counted as if double-quoted strings could span lines. */
   private readonly loose = new JsonValueEnd();
   private looseDone = false;
-  // Strictly valid JSON may hold blank lines (R-PARSE-6); anything looser may not. After a break, the check
+  // Strictly valid JSON may hold blank lines; anything looser may not. After a break, the check
   // restarts at the next line-start opener, so it knows which inner candidates are still strict.
   private readonly strict: StrictJsonPrefix;
   private strictFromDepth = 0;

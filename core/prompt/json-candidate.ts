@@ -3,14 +3,14 @@ import { classifyValue } from './classify-call.js';
 import { JsonCandidateScanner } from './json-candidate-scanner.js';
 import { parseLenientJson } from './lenient-json.js';
 
-/** The first keys that let a mid-line `{` open a call (R-PARSE-6), quoted as they are written. */
+/** The first keys that let a mid-line `{` open a call, quoted as they are written. */
 const CALL_FIRST_KEYS = ['"server"', '"name"', '"function"', '"tool"', '"tool_calls"'];
 /** A probe reads no further than this: blanks and one quoted key. */
 const MAX_KEY_PROBE = 40;
 
 /**
  * Bare JSON that may be a call: a `{` or `[` at the start of a line, or a mid-line `{` whose first key is a call
- * key (probed first). Held until its brackets close, then a call or text (R-PARSE-1/2/6).
+ * key (probed first). Held until its brackets close, then a call or text.
  */
 export class JsonCandidate implements Candidate {
   private phase: 'json' | 'key-probe' = 'json';
@@ -118,7 +118,7 @@ export class JsonCandidate implements Candidate {
       this.host.toText(false);
       return 'decided';
     }
-    // A call cut off by the end of the message (missing closers) is never repaired into a run (R-PARSE-8).
+    // A call cut off by the end of the message (missing closers) is never repaired into a run.
     if (this.scanner.started && !this.repairTried) {
       this.repairTried = true;
       if (this.callsInHeld() !== null) {

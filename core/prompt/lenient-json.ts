@@ -4,12 +4,12 @@ import { jsonrepair } from 'jsonrepair';
 export type LenientJsonResult = { ok: true; value: unknown } | { ok: false };
 
 // jsonrepair is fast on small texts but not linear on every large broken one (unclosed strings make it
-// re-read); above this size only strict JSON is accepted, which keeps the parser linear (R-PARSE-5).
+// re-read); above this size only strict JSON is accepted, which keeps the parser linear.
 const REPAIR_MAX_CHARS = 64 * 1024;
 
 /**
  * Reads JSON as models write it (trailing commas, comments, unquoted keys, single quotes, missing closers)
- * through the jsonrepair library (R-PARSE-1). Strict JSON takes the fast path. Never throws.
+ * through the jsonrepair library. Strict JSON takes the fast path. Never throws.
  * Texts over 64 KB must be strict JSON.
  */
 export function parseLenientJson(text: string): LenientJsonResult {

@@ -4,7 +4,7 @@ import type { ToolRef } from './prompt-tools.js';
 export const NATIVE_NAME_MAX = 64;
 
 /**
- * The native-mode name of a tool (R-TOOL-2): `<server>__<tool>`, characters outside `[A-Za-z0-9_-]` as `_`,
+ * The native-mode name of a tool: `<server>__<tool>`, characters outside `[A-Za-z0-9_-]` as `_`,
  * and a name over 64 characters cut and ended with `_` plus an 8-digit hash of the original pair.
  */
 export function nativeToolName(server: string, tool: string): string {

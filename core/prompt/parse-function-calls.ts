@@ -8,13 +8,13 @@ export interface ParsedModelText {
   /** The message without its calls (what the hold-back shows). */
   text: string;
   calls: FunctionCall[];
-  /** A call was cut off by the end of the message: left as text, never run (R-PARSE-8). */
+  /** A call was cut off by the end of the message: left as text, never run. */
   cutOff?: boolean;
 }
 
 /**
- * Finds the function calls in a complete model message (R-PARSE-1/2), given the tools available now.
- * Same result as streaming the message through `createHoldBack`; linear time; never throws (R-PARSE-5).
+ * Finds the function calls in a complete model message, given the tools available now.
+ * Same result as streaming the message through `createHoldBack`; linear time; never throws.
  */
 export function parseFunctionCalls(text: string, tools: readonly ToolRef[]): ParsedModelText {
   const result = splitText(text, createToolResolver(tools), true);

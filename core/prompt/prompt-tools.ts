@@ -6,10 +6,10 @@ export interface PromptToolSpec {
   inputSchema: Record<string, unknown>;
 }
 
-/** One server's tools in the order the server lists them (R-FN-1). */
+/** One server's tools in the order the server lists them. */
 export interface PromptServerSpec {
   name: string;
-  /** The server's own description (shown in call summaries, R-LOOP-1; not part of the FUNCTIONS block). */
+  /** The server's own description (shown in call summaries; not part of the FUNCTIONS block). */
   description?: string;
   tools: readonly PromptToolSpec[];
 }

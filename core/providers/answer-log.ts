@@ -1,7 +1,7 @@
 import type { ChatStreamPart } from '../types/chat-stream.js';
 import type { ContentPiece } from './think-tags.js';
 
-/** What one call streamed, kept for the debug log of the response (R-LOG-3) when `enabled`. */
+/** What one call streamed, kept for the debug log of the response when `enabled`. */
 export class AnswerLog {
   readonly text: string[] = [];
   readonly reasoning: string[] = [];

@@ -18,19 +18,19 @@ export const realTimers: Timers = {
 /** What every adapter is built from. */
 export interface ChatModelOptions {
   model: ModelConfig;
-  /** Path of config.json: auth errors tell the user to fix the apiKey there (R-PROV-3). */
+  /** Path of config.json: auth errors tell the user to fix the apiKey there. */
   configFile: string;
   logger: Logger;
   /** Where `${VAR}` keys and OPENAI_API_KEY are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   timers?: Timers;
   /**
-   * Debug-log each response as assembled text, reasoning and tool calls (R-LOG-3). Default true; pass
+   * Debug-log each response as assembled text, reasoning and tool calls. Default true; pass
    * `logLevel === 'debug'` so that at other levels a long answer is not kept twice (the engine keeps it anyway).
    */
   logResponses?: boolean;
   /**
-   * Extra request-body fields for OpenAI-compatible servers (R-PROV-2), e.g. `{ "top_k": 20 }` for vLLM or
+   * Extra request-body fields for OpenAI-compatible servers, e.g. `{ "top_k": 20 }` for vLLM or
    * `{ "thinking": { "type": "enabled" } }` for Z.AI. They cannot override model, messages, stream or temperature.
    */
   extraBody?: Record<string, unknown>;

@@ -23,7 +23,7 @@ interface Inspector {
 }
 
 /**
- * A response body passed on while it is checked (R-REL-2): a line over `maxLineChars`, or for NDJSON a line that is
+ * A response body passed on while it is checked: a line over `maxLineChars`, or for NDJSON a line that is
  * not JSON, fails the stream with a ProviderError. Everything before the bad line is delivered first (the error
  * comes on the next read), so the partial answer is not lost. The SDK still does all the parsing.
  */

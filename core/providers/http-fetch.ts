@@ -11,7 +11,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'api-key', 'cookie'];
  * The `fetch` the provider SDKs get: the same contract as the global one for what they send (a URL, a method,
  * headers, a text or bytes body, a signal), over node:http. The global fetch (undici) parses HTTP in WebAssembly
  * that V8 recompiles in the background once it is hot, and a process cannot exit before that job ends: about
- * 80 ms at the end of every `hac -p` on this machine (issue 19). Node's own HTTP parser is native. Anything else
+ * 80 ms at the end of every `hac -p` on this machine. Node's own HTTP parser is native. Anything else
  * (a Request object, a streamed or form body) goes to the global fetch.
  */
 export const httpFetch: typeof fetch = async (input, init = {}) => {

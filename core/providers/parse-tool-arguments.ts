@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 /**
  * A native tool call's arguments as an object. Servers send a JSON string (OpenAI) or an object (Ollama); a string
  * that is not quite JSON is repaired; anything that is still not an object becomes `{}` (logged), and the tool's
- * own argument validation then answers the model (R-LOOP-6).
+ * own argument validation then answers the model.
  */
 export function parseToolArguments(raw: unknown, logger: Logger, toolName: string): Record<string, unknown> {
   if (isObject(raw)) return raw;

@@ -1,13 +1,13 @@
 import { ProviderError } from '../errors/provider-error.js';
 import type { ModelConfig } from '../config/load-config.js';
 
-/** What error messages need to know about the call (R-PROV-3). */
+/** What error messages need to know about the call. */
 export interface ErrorContext {
   model: ModelConfig;
   configFile: string;
 }
 
-/** `Authentication failed for <model>: check apiKey in <config.json>` (R-PROV-3). */
+/** `Authentication failed for <model>: check apiKey in <config.json>`. */
 export function authError(
   ctx: ErrorContext,
   details: { status?: number; cause?: unknown } = {},
@@ -33,7 +33,7 @@ export function modelNotFoundError(
   );
 }
 
-/** The request is over the model's context window; never retried here (the engine trims and retries, R-CTX). */
+/** The request is over the model's context window; never retried here (the engine trims the context and retries). */
 export function contextOverflowError(
   ctx: ErrorContext,
   serverMessage: string,

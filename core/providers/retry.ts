@@ -5,7 +5,7 @@ import type { ChatModel, ChatRequest } from './chat-model.js';
 import { cancelledError } from './provider-errors.js';
 import { formatSeconds } from './timeouts.js';
 
-/** Emitted just before the wait of a retry (R-PROV-4), so the host can show one dim line. */
+/** Emitted just before the wait of a retry, so the host can show one dim line. */
 export interface RetryPart {
   type: 'retry';
   /** 1 for the first retry. */
@@ -19,7 +19,7 @@ export interface RetryPart {
   notice: string;
 }
 
-/** The delays of R-PROV-4 for `unavailable` and `timeout`. */
+/** The waits before retrying `unavailable` and `timeout`. */
 export const TRANSIENT_RETRY_DELAYS_MS = [250, 750] as const;
 /** Wait when a 429 has no usable Retry-After. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
@@ -33,7 +33,7 @@ export interface RetryOptions {
 }
 
 /**
- * Streams one answer with the retries of R-PROV-4: `unavailable`/`timeout` up to 2 retries after 250 and 750 ms,
+ * Streams one answer, retried where a retry can help: `unavailable`/`timeout` up to 2 retries after 250 and 750 ms,
  * `rate-limit` once after Retry-After (else 5 s); never once any text, reasoning or tool call has been yielded,
  * never for auth, model-not-found, bad-request, context-overflow (the engine trims and retries that itself) or
  * errors reported inside the stream. Yields a `retry` part before each wait and logs it at warn.

@@ -7,7 +7,7 @@ export interface ContentPiece {
 const OPEN_TAGS = ['<think>', '<thinking>', '<reasoning>'] as const;
 
 /**
- * Incremental splitter for thinking in content (R-PARSE-4, R-STREAM-2): `<think>…</think>`, `<thinking>…</thinking>`
+ * Incremental splitter for thinking in content: `<think>…</think>`, `<thinking>…</thinking>`
  * or `<reasoning>…</reasoning>` at the start of a message is reasoning, not answer text. Tags may be split across
  * chunks; whitespace inside is kept exactly. Whitespace before the opening tag is dropped; after the closing tag
  * everything (its whitespace too) is text. Once the message has started with anything else, content passes

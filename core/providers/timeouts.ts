@@ -3,7 +3,7 @@ import { cancelledError, type ErrorContext } from './provider-errors.js';
 import { realTimers, type ChatModelOptions, type Timers } from './chat-model-options.js';
 
 /**
- * The idle timeout fired mid-stream (R-PROV-5): the request was cancelled and what arrived so far is the
+ * The idle timeout fired mid-stream: the request was cancelled and what arrived so far is the
  * partial answer. The engine keeps it, adds `[response timed out]`, and shows this message.
  */
 export class StalledStreamError extends ProviderError {
@@ -101,7 +101,7 @@ export class CallControl {
   }
 
   /**
-   * Bytes arrived from the server, whether or not they make a part (a keep-alive comment counts, R-PROV-5): the
+   * Bytes arrived from the server, whether or not they make a part (a keep-alive comment counts): the
    * silence starts again, and the first byte has come.
    */
   gotBytes(): void {

@@ -17,12 +17,12 @@ const messageSchema = z.looseObject({
 const summarySchema = z.looseObject({
   content: z.string(),
   createdAt: z.optional(z.string()),
-  /** How many of the oldest messages this summary stands for (R-CTX-4). */
+  /** How many of the oldest messages this summary stands for. */
   covers: z.optional(z.int().check(z.nonnegative())),
 });
 
 /**
- * A session file (R-SES-3), version 1. Read leniently: files from the original humble-ai-cli
+ * A session file, version 1. Read leniently: files from the original humble-ai-cli
  * (no version, no timestamps) still load; unknown keys are kept.
  */
 export const sessionFileSchema = z.looseObject({

@@ -1,5 +1,5 @@
 /**
- * The title part of a session file name (R-SES-2): the first 10 code points of the trimmed message,
+ * The title part of a session file name: the first 10 code points of the trimmed message,
  * whitespace runs as `_`, only letters, combining marks, digits and `_` kept, no leading/trailing `_`.
  */
 export function sessionTitle(firstMessage: string): string {

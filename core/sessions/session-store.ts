@@ -5,7 +5,7 @@ import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile } from './session-file.js';
 import { sessionFileName } from './session-name.js';
 
-/** One line of `/sessions` (R-SES-5). An unreadable file is listed with its reason and never modified. */
+/** One line of `/sessions`. An unreadable file is listed with its reason and never modified. */
 export type SessionListing =
   | {
       file: string;
@@ -41,9 +41,9 @@ export class SessionReadError extends Error {
   }
 }
 
-/** Session files in `sessions/` (R-SES-1..5). */
+/** Session files in `sessions/`. */
 export class FileSessionStore implements SessionStore {
-  /** `secrets`: values never written to a session file (R-LOG-4), e.g. a key a provider's error quoted. */
+  /** `secrets`: values never written to a session file, e.g. a key a provider's error quoted. */
   constructor(
     readonly dir: string,
     private readonly secrets?: SecretRegistry,

@@ -1,7 +1,7 @@
 /**
  * Whether a JSON text is complete: every string closed and every `{`/`[` matched. A tool call's arguments cut off
  * by the end of the stream (`{"path": "/important/dir`) are not, and must never be "repaired" into a run
- * (R-PARSE-8); a trailing comma in otherwise complete JSON is only style.
+ *; a trailing comma in otherwise complete JSON is only style.
  */
 export function isCompleteJson(text: string): boolean {
   let depth = 0;

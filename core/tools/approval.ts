@@ -4,7 +4,7 @@ import type { Tool } from './tool.js';
 export type ToolCallMode = 'manual' | 'auto';
 
 /**
- * Whether a call needs the user's Y/N (R-LOOP-2): always in manual mode; in auto mode only for tools
+ * Whether a call needs the user's Y/N: always in manual mode; in auto mode only for tools
  * their server marks `destructiveHint: true`, unless `confirmDestructiveTools` is off. Built-ins such
  * as ask_user never ask (they talk to the user themselves).
  */

@@ -13,7 +13,7 @@ export type AskUser = (
   signal: AbortSignal,
 ) => Promise<string>;
 
-/** The built-in `ask_user` tool (R-FN-3): a free-text question, or a choice from 2–10 options. */
+/** The built-in `ask_user` tool: a free-text question, or a choice from 2–10 options. */
 export function createAskUserTool(ask: AskUser): Tool {
   return {
     server: ASK_USER_SERVER,

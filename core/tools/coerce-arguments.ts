@@ -1,5 +1,5 @@
 /**
- * R-PARSE-8: values the tool's schema says are numbers, integers or booleans, written by the model as strings
+ * Values the tool's schema says are numbers, integers or booleans, written by the model as strings
  * (`"45"`, `"3.5"`, `"true"`), converted where the conversion is exact; everything else is left as written (the
  * server then reports what is invalid, and that error goes back to the model). Nested objects follow their own
  * schema. Used for both call modes, where calls are resolved.

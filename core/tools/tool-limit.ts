@@ -1,7 +1,7 @@
 import type { Tool } from './tool.js';
 
 /**
- * A provider's limit on tools per request (R-TOOL-3): whole servers are offered in mcp-servers.json order until
+ * A provider's limit on tools per request: whole servers are offered in mcp-servers.json order until
  * the next one would not fit; the servers left out are named. `reserved` counts hac's own tools (ask_user).
  */
 export function fitToolsToLimit(

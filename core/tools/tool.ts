@@ -1,11 +1,11 @@
-/** MCP tool annotations we act on (R-LOOP-2); the rest are kept as they came. */
+/** MCP tool annotations we act on; the rest are kept as they came. */
 export interface ToolAnnotations {
   destructiveHint?: boolean;
   readOnlyHint?: boolean;
   [key: string]: unknown;
 }
 
-/** What a tool call produced, as text for the model (R-LOOP-5, before the engine's length cut). */
+/** What a tool call produced, as text for the model (before the engine's length cut). */
 export interface ToolResult {
   text: string;
   isError: boolean;
@@ -15,7 +15,7 @@ export interface ToolResult {
 export interface Tool {
   /** The MCP server's name (`hac` for built-ins). */
   server: string;
-  /** The server's description from mcp-servers.json, shown in the call summary (R-LOOP-1). */
+  /** The server's description from mcp-servers.json, shown in the call summary. */
   serverDescription?: string;
   name: string;
   description: string;

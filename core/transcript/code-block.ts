@@ -3,13 +3,13 @@ import { SGR } from './markdown-styles.js';
 /** Turns lines of code into styled text (syntax highlighting), or undefined when it cannot. */
 export type Highlighter = (code: string, language: string) => string | undefined;
 
-// A code line is held until it is whole (R-STREAM-1 bounds the hold): a longer one goes out as it comes.
+// A code line is held until it is whole (text may not wait long on screen): a longer one goes out as it comes.
 const MAX_CODE_LINE = 2000;
 /** Code lines a new line is highlighted after, at most. */
 const CONTEXT_LINES = 50;
 
 /**
- * The body of one fenced code block as it streams (issue 21): a dim label, each line held until it is whole and then
+ * The body of one fenced code block as it streams: a dim label, each line held until it is whole and then
  * highlighted, a dim rule at the closing fence. Every method returns the text to print now.
  */
 export class CodeBlock {

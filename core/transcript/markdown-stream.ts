@@ -11,7 +11,7 @@ export interface MarkdownOptions {
   highlight?: Highlighter;
 }
 
-// Bounds on what is held back (R-STREAM-1): text is printed as it arrives except these short pieces.
+// Bounds on what is held back: text is printed as it arrives except these short pieces.
 const MAX_LINK_TEXT = 300;
 const MAX_LINK_URL = 2000;
 const MAX_HEAD = 200;
@@ -20,7 +20,7 @@ const HR_WIDTH = 40;
 const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
 
 /**
- * Renders a model's Markdown answer for a terminal as it streams (issue 21): headings, bold, italic, strikethrough,
+ * Renders a model's Markdown answer for a terminal as it streams: headings, bold, italic, strikethrough,
  * inline code, lists, block quotes, links, rules and fenced code with a language label and highlighting. What is
  * printed is never redrawn: only an unfinished marker (the start of a line, a `*` run, a link, one code line) is
  * held, and each hold is bounded. It reads one character at a time, so the output is the same however the text

@@ -1,4 +1,4 @@
-/** The SGR codes Markdown is shown with; each style has its own off code so styles nest (R-STREAM-4). */
+/** The SGR codes Markdown is shown with; each style has its own off code so styles nest. */
 export const SGR = {
   boldOn: '\x1b[1m',
   boldOff: '\x1b[22m',

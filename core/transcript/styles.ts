@@ -1,4 +1,4 @@
-/** The few ANSI styles the transcript uses (R-STREAM-4). Both hosts render the same codes. */
+/** The few ANSI styles the transcript uses. Both hosts render the same codes. */
 export interface Styles {
   dim(text: string): string;
   cyan(text: string): string;

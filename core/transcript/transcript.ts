@@ -25,7 +25,7 @@ export class TranscriptRenderer {
 
   constructor(private readonly styles: Styles) {}
 
-  /** Answers shown as styled Markdown (issue 21), or as written when undefined (the default). */
+  /** Answers shown as styled Markdown, or as written when undefined (the default). */
   set markdown(options: MarkdownOptions | undefined) {
     this.md = options ? new MarkdownStream({ ...options, highlight: this.highlight }) : undefined;
   }
@@ -139,7 +139,7 @@ export class TranscriptRenderer {
   }
 }
 
-/** The summary shown before a tool call (R-LOOP-1): server and its description, tool and its first line, every argument. */
+/** The summary shown before a tool call: server and its description, tool and its first line, every argument. */
 export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' }>): string {
   const server = event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server;
   const tool = event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool;

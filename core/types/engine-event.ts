@@ -1,6 +1,6 @@
 import type { Usage } from './message.js';
 
-/** The normalised failure classes of every provider (R-PROV-3). */
+/** The normalised failure classes of every provider. */
 export type ProviderErrorCode =
   | 'auth'
   | 'model-not-found'
@@ -34,7 +34,7 @@ export type EngineEvent =
       server: string;
       serverDescription?: string;
       tool: string;
-      /** First line of the tool's description (R-LOOP-1). */
+      /** First line of the tool's description. */
       toolDescription?: string;
       arguments: Record<string, unknown>;
       needsConfirmation: boolean;
@@ -44,7 +44,7 @@ export type EngineEvent =
    * life of the process; the engine repeats the request (with a new id) after an invalid reply.
    */
   | { type: 'confirmation-request'; id: string; callId: string }
-  /** ask_user (R-FN-3): answer with `engine.answer(id, text)`; with options, a number or the option text. */
+  /** ask_user: answer with `engine.answer(id, text)`; with options, a number or the option text. */
   | { type: 'question'; id: string; question: string; options?: string[] }
   | { type: 'tool-result'; id: string; ok: boolean; summary: string }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }

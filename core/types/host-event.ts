@@ -12,13 +12,13 @@ export interface ChatStatus {
   busy: boolean;
 }
 
-/** What Ctrl+C did (R-TTY-2, R-LOOP-2); on `idle` the front end does its own idle action (exit, clear input). */
+/** What Ctrl+C did; on `idle` the front end does its own idle action (exit, clear input). */
 export type InterruptResult = 'cancelled' | 'answered-no' | 'question-cancelled' | 'idle';
 
 /** What a question is about: a tool call's Y/N, a command's numbered choice, or the model's `ask_user`. */
 export type PromptKind = 'confirm' | 'choice' | 'ask';
 
-/** One problem in a user's file, as plain data (R-CFG-6): where, what, and how to fix it. */
+/** One problem in a user's file, as plain data: where, what, and how to fix it. */
 export interface ReportedProblem {
   at: string;
   message: string;

@@ -1,9 +1,9 @@
-/** A tool call requested by a model in native mode (R-LOOP-4): the API's id, the API's tool name, parsed arguments. */
+/** A tool call requested by a model in native mode: the API's id, the API's tool name, parsed arguments. */
 export interface NativeToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  /** The arguments were cut off by the end of the stream: the call is never run (R-PARSE-8). */
+  /** The arguments were cut off by the end of the stream: the call is never run. */
   cutOff?: boolean;
 }
 
@@ -13,19 +13,19 @@ export type Message =
   | { role: 'user'; content: string }
   /**
    * `reasoning`: the thinking behind a message that made tool calls, sent back within the same turn to the
-   * servers that require it (DeepSeek, R-STREAM-2); never kept in the context of later turns or the session.
+   * servers that require it (DeepSeek); never kept in the context of later turns or the session.
    */
   | {
       role: 'assistant';
       content: string;
       toolCalls?: NativeToolCall[];
       reasoning?: string;
-      /** Provider blocks sent back unchanged within the turn (Anthropic's signed thinking, R-PROV-7); never saved. */
+      /** Provider blocks sent back unchanged within the turn (Anthropic's signed thinking); never saved. */
       replay?: unknown[];
     }
   | { role: 'tool'; content: string; toolCallId?: string; toolName?: string };
 
-/** Token counts of one LLM call (R-PROV-6). `estimated` when the provider reported none. */
+/** Token counts of one LLM call. `estimated` when the provider reported none. */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

@@ -1,4 +1,4 @@
-/** The share of the budget at which R-CTX-5 warns once per session. */
+/** The share of the budget at which the user is warned, once per session. */
 export const WARNING_RATIO = 0.8;
 
 /** The whole percentage shown to the user: rounded down, so 79.6% never reads as 80%. */
@@ -7,7 +7,7 @@ export function percentFull(ratio: number): number {
 }
 
 /**
- * The dim line of R-CTX-5 (`Context is 82% full; older messages will be summarised.`), or undefined when it is
+ * The dim warning (`Context is 82% full; older messages will be summarised.`), or undefined when it is
  * not due: below 80%, at or over 100% (then the trim notice speaks), or already shown in this session. With
  * `summarize: false` it says "dropped", because nothing will be summarised.
  */
@@ -19,7 +19,7 @@ export function budgetWarning(ratio: number, alreadyWarned: boolean, summarize: 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The line shown at 100% (R-CTX-5), saying what was trimmed from this request and not reported before:
+ * The line shown at 100%, saying what was trimmed from this request and not reported before:
  * - `Context full: dropped 12 older messages to stay within the limit.`
  * - `Context full: summarised 12 older messages into one.`
  * - `Context full: summarised 10 older messages into one and dropped 2 more.`

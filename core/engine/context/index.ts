@@ -1,4 +1,4 @@
-// The context window (R-CTX): what the engine calls before every LLM call. See prepare-context.ts.
+// The context window: what the engine calls before every LLM call. See prepare-context.ts.
 export {
   prepareContext,
   prepareAfterOverflow,

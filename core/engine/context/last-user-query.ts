@@ -1,4 +1,4 @@
-/** The line R-SP-3 / R-CTX-3 put in the system prompt when the turn's user message is not in the request. */
+/** The line put in the system prompt when the turn's user message is not in the request. */
 export const LAST_USER_QUERY_PREFIX = 'Last user query: ';
 
 /** `Last user query: <text>`, the system-prompt part the caller adds (between the date line and FUNCTIONS). */
@@ -6,7 +6,7 @@ export function lastUserQueryLine(text: string): string {
   return LAST_USER_QUERY_PREFIX + text;
 }
 
-/** Characters the line adds to the system prompt: the blank-line separator of R-SP-3, the prefix, the text. */
+/** Characters the line adds to the system prompt: the blank line between parts, the prefix, the text. */
 export function lastUserQueryChars(text: string): number {
   return 2 + LAST_USER_QUERY_PREFIX.length + text.length;
 }

@@ -7,7 +7,7 @@ export interface RequestSize {
   tokens?: number;
 }
 
-/** The two limits of R-CTX-1: `contextMaxChars`, and the model's `contextWindow` in tokens when known. */
+/** The two limits of a request: `contextMaxChars`, and the model's `contextWindow` in tokens when known. */
 export interface ContextBudget {
   maxChars: number;
   maxTokens?: number;
@@ -15,7 +15,7 @@ export interface ContextBudget {
 
 const toolCallChars = new WeakMap<Message, number>();
 
-/** Characters of one message as R-CTX-1 counts them: its content plus its native tool calls as JSON. */
+/** Characters of one message as the budget counts them: its content plus its native tool calls as JSON. */
 export function messageChars(message: Message): number {
   if (message.role !== 'assistant' || !message.toolCalls?.length) return message.content.length;
   let calls = toolCallChars.get(message);
@@ -26,7 +26,7 @@ export function messageChars(message: Message): number {
   return message.content.length + calls;
 }
 
-/** Measures system + messages (R-CTX-1). Tokens only when a counter is given; they use the counter's cache. */
+/** Measures system + messages. Tokens only when a counter is given; they use the counter's cache. */
 export function measureRequest(
   system: string,
   messages: readonly Message[],

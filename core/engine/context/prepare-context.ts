@@ -11,7 +11,7 @@ import {
 import { loadTokenCounter, REPLY_PRIMING_TOKENS, type TokenCounter } from './token-estimate.js';
 import { trimToBudget, type TrimResult } from './trim.js';
 
-/** The config keys of R-CFG-5 this module reads, plus the active model's `contextWindow` (R-CFG-1). */
+/** The tuning keys of config.json this module reads, plus the active model's `contextWindow`. */
 export interface ContextConfig {
   /** Characters of system + messages (default 80,000). */
   contextMaxChars: number;
@@ -35,7 +35,7 @@ export interface ContextSessionState {
 
 /** Per-turn state: start each turn with `newContextTurn()`, then keep the latest `PreparedContext.turnState`. */
 export interface ContextTurnState {
-  /** The one summary call of this turn (R-CTX-4) was made, whatever its outcome. */
+  /** The one summary call of this turn was made, whatever its outcome. */
   readonly summaryTried: boolean;
   /** Turn messages already reported as trimmed. */
   readonly reportedTurn: number;
@@ -58,9 +58,9 @@ export function newContextTurn(): ContextTurnState {
 
 /** Everything `prepareContext` needs for one LLM call. */
 export interface PrepareContextInput {
-  /** The composed system prompt without `Last user query` (R-SP-3 parts 1, 2 and 4). */
+  /** The composed system prompt without `Last user query` (base prompt, date, tools). */
   system: string;
-  /** Earlier turns, oldest first (user messages and final answers, R-LOOP-8); the same objects from call to call. */
+  /** Earlier turns, oldest first (user messages and final answers); the same objects from call to call. */
   history: readonly Message[];
   /** The current turn: its user message first, then the tool chains so far. */
   turn: readonly Message[];
@@ -74,11 +74,11 @@ export interface PrepareContextInput {
 
 /** Something the engine turns into an event or a log line. */
 export type ContextNotice =
-  /** R-CTX-5 at 80%: show dim, once per session. */
+  /** The budget is 80% full: shown dim, once per session. */
   | { type: 'budget-warning'; percent: number; text: string }
-  /** R-CTX-5 at 100%: messages newly left out of the request (`removed` includes `summarised`). */
+  /** The budget is full: messages newly left out of the request (`removed` includes `summarised`). */
   | { type: 'trimmed'; removed: number; summarised: number; text: string }
-  /** R-CTX-4: the summary was not used; log at warn, do not show. */
+  /** The summary was not used; log at warn, do not show. */
   | { type: 'summary-skipped'; reason: 'failed' | 'longer' | 'empty'; text: string };
 
 /** The request to send and what happened to the context. */
@@ -92,7 +92,7 @@ export interface PreparedContext {
   session: ContextSessionState;
   /** The turn state to pass to the next call of this turn. */
   turnState: ContextTurnState;
-  /** A summary written by this call, for the session file's `summaries` (R-CTX-4, R-SES-3). */
+  /** A summary written by this call, for the session file's `summaries`. */
   newSummary?: ContextSummary;
   /** Size as sent: system (with `Last user query`) + messages. `tokens` only with a contextWindow. */
   size: RequestSize;
@@ -112,18 +112,18 @@ export function budgetOf(config: ContextConfig): ContextBudget {
 }
 
 /**
- * R-CTX-1..5 before each LLM call: measure, trim (stage 1), summarise at most once per turn (stage 2), warn.
+ * The context window before each LLM call: measure, trim (stage 1), summarise at most once per turn (stage 2), warn.
  * Pure apart from the injected summariser and the lazily loaded tokenizer; never throws except on abort.
  */
 export async function prepareContext(input: PrepareContextInput): Promise<PreparedContext> {
   return prepare(input, budgetOf(input.config), true);
 }
 
-/** The share of the last request's size a context-overflow retry aims for (R-PROV-4 retries only once). */
+/** The share of the last request's size a context-overflow retry aims for (an overflow is retried only once). */
 export const OVERFLOW_SHRINK = 0.5;
 
 /**
- * R-PROV-4 `context-overflow`: the request `sent` was too big for the server; build a smaller one (about half,
+ * After a `context-overflow`: the request `sent` was too big for the server; build a smaller one (about half,
  * or 90% of `hint.maxTokens` when the server said its limit) for the single retry. Session and turn state are
  * taken from `sent`. Undefined when nothing more can go (the caller then reports the error).
  */

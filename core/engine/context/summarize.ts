@@ -1,11 +1,11 @@
 import type { Message } from '../../types/message.js';
 import { messageChars } from './measure.js';
 
-/** The instruction R-CTX-4 gives the summary model, verbatim. */
+/** The instruction the summary model gets, verbatim. */
 export const SUMMARY_PROMPT =
   'Summarise the following conversation, keeping only key facts (names, files, numbers, decisions), in at most half its length, as lines starting with `- `.';
 
-/** The start of the message that stands for summarised history (R-CTX-4). */
+/** The start of the message that stands for summarised history. */
 export const SUMMARY_MESSAGE_PREFIX = 'Summary of earlier conversation: ';
 
 /** Writes a summary of `text` (the engine calls `summaryModel` with SUMMARY_PROMPT). Rejects on failure. */
@@ -100,7 +100,7 @@ export type SummaryOutcome =
   { ok: true; text: string } | { ok: false; reason: 'failed' | 'longer' | 'empty'; warning: string };
 
 /**
- * Stage 2 (R-CTX-4): asks the summariser once; accepts its answer only if it is non-empty and its message is
+ * Stage 2: asks the summariser once; accepts its answer only if it is non-empty and its message is
  * shorter than what it replaces. A failure is an outcome, not a throw, except when `signal` was aborted.
  */
 export async function trySummarise(

@@ -1,6 +1,6 @@
 import type { Message } from '../../types/message.js';
 
-/** Counts tokens with a real BPE tokenizer (R-CTX-1); per-message counts are cached by message object. */
+/** Counts tokens with a real BPE tokenizer; per-message counts are cached by message object. */
 export interface TokenCounter {
   /** Tokens of plain text (special-token strings such as `<|endoftext|>` count as ordinary text). */
   text(text: string): number;

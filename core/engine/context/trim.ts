@@ -10,7 +10,7 @@ export interface TrimInput {
   history: readonly Message[];
   /** Index of the first `history` message no summary stands for (default 0); earlier ones are never sent. */
   historyStart?: number;
-  /** The current turn: its user message first, then the tool chains so far (R-LOOP-4, R-LOOP-8). */
+  /** The current turn: its user message first, then the tool chains so far. */
   turn: readonly Message[];
   /** The summary message that stands for older history; kept when it fits after the recent messages. */
   summary?: Message;
@@ -20,11 +20,11 @@ export interface TrimInput {
   counter?: TokenCounter;
 }
 
-/** The outcome of stage 1 (R-CTX-2/3). */
+/** The outcome of stage 1. */
 export interface TrimResult {
   /** The messages to send after the system message: the summary (if kept), then a contiguous newest part. */
   messages: Message[];
-  /** The current user message's text when it is not among `messages` (R-CTX-3). */
+  /** The current user message's text when it is not among `messages`. */
   lastUserQuery?: string;
   /** How many `history` messages from `historyStart` on are not sent. */
   droppedHistory: number;
@@ -47,10 +47,10 @@ export function unitStart(at: (index: number) => Message, end: number): number {
 }
 
 /**
- * Stage 1 (R-CTX-2): keep the newest messages that fit, dropping the oldest first. At least `minRecentMessages`
+ * Stage 1: keep the newest messages that fit, dropping the oldest first. At least `minRecentMessages`
  * (and always the newest unit) stay; a tool chain stays or goes whole. The turn's user message is never lost:
  * unless it is among the newest, it is paid for first; if the newer messages leave the request over budget
- * (pushed out by a long tool chain) it moves to `lastUserQuery` (R-CTX-3), where it costs about the same.
+ * (pushed out by a long tool chain) it moves to `lastUserQuery`, where it costs about the same.
  * Only the messages looked at are measured, so the cost follows what is kept, not the history size.
  */
 export function trimToBudget(input: TrimInput): TrimResult {

@@ -15,7 +15,7 @@ export interface CallReader {
 export type FormatDecision = FunctionCall[] | 'cut-off' | null;
 
 /**
- * One way models write function calls in their text (R-PARSE-7): which characters can start it, a reader
+ * One way models write function calls in their text: which characters can start it, a reader
  * that finds where it ends, and a decision on its whole text. The hold-back (hold-back.ts) runs the table.
  */
 export interface CallFormat {

@@ -119,7 +119,7 @@ function attribute(tag: string, key: string): string | undefined {
 /**
  * Qwen3-Coder's calls: `<function=N>` then `<parameter=K>V</parameter>` per argument, `</function>`. A value
  * is kept as written (one line break trimmed each side) unless it is a JSON object or array; numbers and booleans
- * are converted by the tool's schema later (R-PARSE-8). `indexOf` only, so the work stays linear.
+ * are converted by the tool's schema later. `indexOf` only, so the work stays linear.
  */
 function readXmlFunctions(body: string): PythonCall[] {
   const calls: PythonCall[] = [];

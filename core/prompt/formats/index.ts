@@ -11,7 +11,7 @@ export type { CallFormat, CallReader, FormatDecision, ReadStep } from './call-fo
 export { readToolCode } from './pythonic-list.js';
 
 /**
- * The call formats with markers (R-PARSE-1, R-PARSE-7), tried side by side from a candidate's first character.
+ * The call formats with markers, tried side by side from a candidate's first character.
  * Bare JSON calls and fenced blocks are read by the hold-back itself; a line-start `[` that none of these
  * takes is tried as a JSON array.
  */

@@ -5,7 +5,7 @@ import type { ToolResolver } from '../tool-resolver.js';
 import type { PythonCall } from './python-calls.js';
 
 // How the formats turn what they found into calls. After a marker every call is an attempted one (`forced`):
-// an unknown tool or broken arguments go back to the model as an error (R-LOOP-6).
+// an unknown tool or broken arguments go back to the model as an error.
 
 /** A call, or a list of calls, written as JSON after a marker; null when the text is not JSON at all. */
 export function jsonCalls(text: string, resolver: ToolResolver): FunctionCall[] | null {

@@ -33,7 +33,7 @@ interface OpenBlock {
 }
 
 /**
- * The Anthropic Messages API adapter (R-PROV-7) on the official SDK, its retries off (R-PROV-4 decides): system
+ * The Anthropic Messages API adapter on the official SDK, its retries off (ours decide): system
  * on top, `max_tokens` always, tools as `input_schema`, thinking adaptive or by budget as the model takes it, signed
  * thinking blocks handed back (`replay`) for the tool round of the same turn, `ping` and every byte as activity.
  */
@@ -68,7 +68,7 @@ export class AnthropicChatModel implements ChatModel {
       ...(system ? { system } : {}),
       messages,
       stream: true,
-      // The API rejects a temperature while thinking (R-PROV-7); else R-CFG-8's 0.1.
+      // The API rejects a temperature while thinking; else hac's fixed 0.1.
       ...(thinking === undefined && !this.noTemperature ? { temperature: 0.1 } : {}),
       ...(thinking === undefined
         ? {}
@@ -206,7 +206,7 @@ export class AnthropicChatModel implements ChatModel {
     }
   }
 
-  /** A finished `tool_use` block; arguments that are not complete JSON are never repaired into a run (R-PARSE-8). */
+  /** A finished `tool_use` block; arguments that are not complete JSON are never repaired into a run. */
   private toolCall(block: OpenBlock): NativeToolCall {
     const id = block.id ?? '';
     const name = block.name ?? '';

@@ -4,11 +4,11 @@ import type { NativeToolSpec } from '../chat-model.js';
 
 type Block = Exclude<MessageParam['content'], string>[number];
 
-/** Our tool errors start so (tool-output.ts); Anthropic wants them flagged `is_error` (R-LOOP-6). */
+/** Our tool errors start so (tool-output.ts); Anthropic wants them flagged `is_error`. */
 const TOOL_ERROR = /^Error: /;
 
 /**
- * Our messages as the Messages API wants them (R-PROV-7): system text as the top-level `system`, no system role;
+ * Our messages as the Messages API wants them: system text as the top-level `system`, no system role;
  * an assistant's tool calls as `tool_use` blocks after its signed thinking (sent back unchanged); the results of one
  * assistant message as `tool_result` blocks of ONE user message, first in it; messages of the same role merged,
  * since the roles must alternate. A prompt-mode tool result (no call id) is user text naming the tool.

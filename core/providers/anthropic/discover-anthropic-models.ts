@@ -3,7 +3,7 @@ import type { Logger } from '../../logging/logger.js';
 import { resolveApiKey, type HacConfig } from '../../config/load-config.js';
 
 /**
- * Claude models the configured Anthropic accounts may use but config.json does not list (R-PROV-7, `/set-model`).
+ * Claude models the configured Anthropic accounts may use but config.json does not list (listed by `/set-model`).
  * A model added from here copies the key as written in the entry it was found through (`${VAR}` stays a reference).
  */
 export async function discoverAnthropic(

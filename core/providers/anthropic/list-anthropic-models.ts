@@ -2,7 +2,7 @@ import type { Logger } from '../../logging/logger.js';
 import { httpFetch } from '../http-fetch.js';
 
 /**
- * The model ids an Anthropic account may use (`GET /v1/models`), for `/set-model` (R-PROV-7). Never throws: when
+ * The model ids an Anthropic account may use (`GET /v1/models`), for `/set-model`. Never throws: when
  * nothing answers within `timeoutMs` (default 3 s), or the key is refused, it returns [] (logged at debug).
  */
 export async function listAnthropicModels(

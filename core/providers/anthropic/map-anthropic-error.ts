@@ -47,7 +47,7 @@ function fromApiError(error: SdkApiError, ctx: ErrorContext, nowMs: number): Pro
   const serverMessage = cleanServerMessage(message || 'no details');
   const details = { status, cause: error };
   if (status === undefined) {
-    // An `error` event inside the 200 stream (R-PROV-7): overloaded or an API error mid-answer.
+    // An `error` event inside the 200 stream: overloaded or an API error mid-answer.
     if (type === 'overloaded_error')
       return new ProviderError('unavailable', `Anthropic is overloaded: ${serverMessage}`, {
         retryable: false,

@@ -1,6 +1,6 @@
 import type { ThinkSetting } from '../../config/load-config.js';
 
-/** How a Claude model takes thinking (R-PROV-7). */
+/** How a Claude model takes thinking. */
 export type ThinkingStyle = 'adaptive' | 'budget';
 
 /**

@@ -3,7 +3,7 @@ import { DEFAULT_BASE_URL } from '../../config/load-config.js';
 import { httpFetch } from '../http-fetch.js';
 
 /**
- * The models installed on an Ollama server (`GET /api/tags`), for `/set-model` discovery (R-CMD-3). Never throws:
+ * The models installed on an Ollama server (`GET /api/tags`), for `/set-model` discovery. Never throws:
  * when nothing answers within `timeoutMs` (default 1 s), or anything else goes wrong, it returns [] (logged at debug).
  */
 export async function listOllamaModels(

@@ -13,7 +13,7 @@ import {
 } from '../provider-errors.js';
 import { parseRetryAfter } from '../retry-after.js';
 
-/** `Cannot reach Ollama at <baseUrl>. Is "ollama serve" running?` (R-PROV-3) */
+/** `Cannot reach Ollama at <baseUrl>. Is "ollama serve" running?` */
 export function unreachableError(ctx: ErrorContext, cause: unknown): ProviderError {
   const problem = connectionProblem(cause);
   const message =

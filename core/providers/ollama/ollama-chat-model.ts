@@ -17,7 +17,7 @@ import { ollamaFetch } from './ollama-fetch.js';
 type StreamingRequest = OllamaChatRequest & { stream: true };
 type RawToolCall = { id?: unknown; function: { name: string; arguments: unknown } };
 
-/** The Ollama `/api/chat` adapter (R-PROV-1/2): streams one answer through the official SDK. */
+/** The Ollama `/api/chat` adapter: streams one answer through the official SDK. */
 export class OllamaChatModel implements ChatModel {
   readonly provider = 'ollama' as const;
   readonly modelId: string;
@@ -28,7 +28,7 @@ export class OllamaChatModel implements ChatModel {
     this.context = { model: options.model, configFile: options.configFile };
   }
 
-  /** The request body sent for a ChatRequest (R-PROV-2): never a `tools` field unless the request has native tools. */
+  /** The request body sent for a ChatRequest: never a `tools` field unless the request has native tools. */
   buildBody(request: ChatRequest): StreamingRequest {
     const { think } = this.options.model;
     return {

@@ -38,7 +38,7 @@ function fromApiError(error: SdkApiError, ctx: ErrorContext, nowMs: number): Pro
   const code = typeof error.code === 'string' ? error.code : '';
   const details = { status, cause: error };
 
-  // `data: {"error": …}` inside a 200 stream: reported by the server mid-answer, never retried (R-PROV-4).
+  // `data: {"error": …}` inside a 200 stream: reported by the server mid-answer, never retried.
   if (status === undefined) {
     if (code === 'context_length_exceeded' || looksLikeContextOverflow(raw))
       return contextOverflowError(ctx, serverMessage, { inStream: true, cause: error });

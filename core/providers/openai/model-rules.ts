@@ -1,8 +1,8 @@
 /** What is known per model family, so the adapter asks a table instead of scattering vendor checks. */
 export interface ModelRules {
-  /** Whether the model takes `temperature` (OpenAI's reasoning models take only the default, R-CFG-8). */
+  /** Whether the model takes `temperature` (OpenAI's reasoning models take only the default). */
   temperature: boolean;
-  /** Whether the thinking of a message with tool calls goes back in that turn's follow-ups (R-STREAM-2). */
+  /** Whether the thinking of a message with tool calls goes back in that turn's follow-ups. */
   reasoningPassBack: boolean;
 }
 

@@ -32,7 +32,7 @@ export function reasoningEffort(
   return think === false ? undefined : think;
 }
 
-/** The OpenAI Chat Completions adapter (R-PROV-1/2): streams one answer through the official SDK. */
+/** The OpenAI Chat Completions adapter: streams one answer through the official SDK. */
 export class OpenAIChatModel implements ChatModel {
   readonly provider = 'openai' as const;
   /** Chat Completions refuses more (`400 … array too long`). */
@@ -41,7 +41,7 @@ export class OpenAIChatModel implements ChatModel {
   private readonly context: ErrorContext;
   private readonly fetch: typeof fetch;
   private client: { key: string; sdk: OpenAI } | undefined;
-  /** Known (by family) or learnt (a 400 naming it) to refuse a temperature; kept until exit (R-CFG-8). */
+  /** Known (by family) or learnt (a 400 naming it) to refuse a temperature; kept until exit. */
   private noTemperature: boolean;
   private readonly rules: ModelRules;
 
@@ -53,11 +53,11 @@ export class OpenAIChatModel implements ChatModel {
     this.noTemperature = !this.rules.temperature;
   }
 
-  /** The request body sent for a ChatRequest (R-PROV-2). */
+  /** The request body sent for a ChatRequest. */
   buildBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
     const effort = reasoningEffort(this.options.model.think);
     return {
-      // Extra fields first: what R-PROV-2 and R-CFG-8 fix (stream, usage, temperature 0.1) cannot be overridden.
+      // Extra fields first: what hac fixes (stream, usage, temperature 0.1) cannot be overridden.
       ...this.options.extraBody,
       model: this.modelId,
       messages: toOpenAIMessages(request.messages, { reasoningPassBack: this.rules.reasoningPassBack }),
@@ -88,7 +88,7 @@ export class OpenAIChatModel implements ChatModel {
         iterator = await this.open(sdk, body, control.signal);
       } catch (error) {
         if (!this.temperatureRefused(error, body)) throw fail(error);
-        // R-CFG-8: this model takes only its default temperature. Once more without it, and never again.
+        // This model takes only its default temperature. Once more without it, and never again.
         this.noTemperature = true;
         logger.info(
           `${model.label} refused temperature ${body.temperature}; sending it without from now on.`,
