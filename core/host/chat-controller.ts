@@ -40,7 +40,7 @@ export interface TurnOutcome {
 }
 
 /**
- * One conversation as a front end drives it (design.md, "The host layer"): plain lines in through `submit`,
+ * One conversation as a front end drives it (docs/architecture.md): plain lines in through `submit`,
  * Ctrl+C through `interrupt`, and one ordered stream of plain-JSON host events out. Decides once, for every
  * front end, what a line means (a command, a message, or the reply to what is being asked) and what Ctrl+C means.
  */

@@ -1,4 +1,4 @@
-// The prompt protocol of prompt-mode models (design.md "Prompt protocol"): what the engine imports.
+// The prompt protocol of prompt-mode models (tools described in the system prompt, calls found in the text): what the engine imports.
 export {
   ASK_USER_DESCRIPTION,
   ASK_USER_INPUT_SCHEMA,

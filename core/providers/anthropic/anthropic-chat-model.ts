@@ -247,7 +247,7 @@ export class AnthropicChatModel implements ChatModel {
 /**
  * POST /v1/messages through the SDK's transport (auth, version header, SSE parsing, errors). Not
  * `messages.create`: it `console.warn`s about deprecated ids and thinking styles, which would land mid-prompt on
- * a REPL screen (sdk-facts); our rules already choose the thinking style.
+ * a REPL screen; our rules already choose the thinking style.
  */
 async function post(
   sdk: Anthropic,
