@@ -58,6 +58,15 @@ describe('front ends reach the core through its public entries only', () => {
   });
 });
 
+describe('front ends drive conversations through the chat controller only', () => {
+  it.each(hostFiles.map((f) => [path.relative(root, f), f]))('%s', (_name, file) => {
+    const code = readFileSync(file, 'utf8');
+    // A chat opened by hand (or a turn run by hand) would skip what the controller does once for everyone:
+    // masking secrets, batching, commands and questions.
+    expect(code).not.toMatch(/\.openChat\(|\bengine\.run\(|\brunCommand\(/);
+  });
+});
+
 /** The names in the `{ … }` of every import or export statement of `file` whose module matches `from`. */
 function namesFrom(file: string, from: RegExp): string[] {
   const text = readFileSync(file, 'utf8');
