@@ -57,14 +57,33 @@ export class CodeBlock {
       this.long = false;
       return '\n';
     }
-    const closing = this.line.trim();
-    if (closing.length >= this.marker.length && /^(`+|~+)$/.test(closing) && closing[0] === this.marker[0]) {
-      this.isClosed = true;
-      return `${this.printLines()}${SGR.dimOn}───${SGR.dimOff}\n`;
-    }
+    if (this.atClosingFence()) return this.close();
     this.completed.push(this.line);
     this.line = '';
     return '';
+  }
+
+  /**
+   * The end of the answer: the block is closed whether or not its closing fence came (models often end an answer
+   * with the fence and no line break after it).
+   */
+  finish(): string {
+    if (this.isClosed) return '';
+    if (this.long) return `\n${this.close()}`;
+    if (this.atClosingFence()) return this.close();
+    const held = this.end();
+    return held ? `${held}\n${this.close()}` : this.close();
+  }
+
+  private atClosingFence(): boolean {
+    const closing = this.line.trim();
+    return closing.length >= this.marker.length && /^(`+|~+)$/.test(closing) && closing[0] === this.marker[0];
+  }
+
+  private close(): string {
+    this.isClosed = true;
+    this.line = '';
+    return `${this.printLines()}${SGR.dimOn}───${SGR.dimOff}\n`;
   }
 
   /** The end of the answer without a closing fence: what is held, without a line break after it. */

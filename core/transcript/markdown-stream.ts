@@ -88,6 +88,21 @@ export class MarkdownStream {
     return this.take();
   }
 
+  /**
+   * The end of an answer: what is open is closed (a code block, also one whose closing fence came without a line
+   * break, a held line start, styles), so the next answer starts afresh at the start of a line.
+   */
+  finish(): string {
+    if (this.code) this.out += this.code.finish();
+    this.code = undefined;
+    if (this.mode === 'code') this.mode = 'line-start';
+    const out = this.flush();
+    this.mode = 'line-start';
+    this.head = '';
+    this.prev = '';
+    return out;
+  }
+
   private take(): string {
     const out = this.out;
     this.out = '';

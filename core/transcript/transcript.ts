@@ -39,8 +39,8 @@ export class TranscriptRenderer {
   /** The text to print for one event (may be empty). */
   render(event: HostEvent): string {
     if (event.type === 'text-delta' || !this.md) return this.renderEvent(event);
-    // Whatever Markdown holds back goes out before anything else is printed.
-    const held = this.md.flush();
+    // Whatever Markdown holds back goes out before anything else is printed; the end of a turn closes it all.
+    const held = event.type === 'turn-end' ? this.md.finish() : this.md.flush();
     if (held.replace(SGR_CODES, '') !== '') this.atLineStart = held.endsWith('\n');
     return held + this.renderEvent(event);
   }

@@ -69,3 +69,49 @@ describe('answers as Markdown in the terminal (issue 21)', () => {
     expect(rows.join('\n')).toBe(ANSWER);
   });
 });
+
+describe('each answer starts and ends in a clean state (issue 29)', () => {
+  it('an-answer-ending-with-a-fence-and-no-line-break-leaves-the-next-answers-markdown', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    writeCliHome(home, fake.baseUrl);
+    const hac = new HacPty(home);
+    cleanups.push(() => hac.kill());
+    let mark = await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.text(['Run:\n```bash\nls', ' -la\n``', '`']),
+      openaiReply.text(['# Ti', 'tle\nSome **bo', 'ld** text.']),
+      openaiReply.text(['## Again\nplain']),
+    );
+    for (const [question, last] of [
+      ['one', 'ls -la'],
+      ['two', 'text.'],
+      ['three', 'plain'],
+    ] as const) {
+      hac.write(`${question}\r`);
+      mark = await hac.waitFor('humble-ai> ', { from: await hac.waitFor(last, { from: mark }) });
+    }
+    const term = await replay(hac.output);
+    cleanups.push(() => Promise.resolve(term.dispose()));
+    const rows = rowsOf(term);
+    expect(rows.slice(rows.indexOf('humble-ai> one'), rows.indexOf('humble-ai> three') + 4)).toEqual([
+      'humble-ai> one',
+      'Waiting for response...',
+      'Run:',
+      '─── bash',
+      'ls -la',
+      '───',
+      'humble-ai> two',
+      'Waiting for response...',
+      'Title',
+      'Some bold text.',
+      'humble-ai> three',
+      'Waiting for response...',
+      'Again',
+      'plain',
+    ]);
+    expect(cellsOf(term, 'Title')?.every((c) => c.bold && c.underline)).toBe(true);
+    expect(cellsOf(term, 'plain')?.every((c) => c.colour === 'default')).toBe(true);
+  });
+});
