@@ -6,16 +6,16 @@ export interface ChatState {
   readonly asking: boolean;
   /** A turn or a command runs. */
   readonly busy: boolean;
-  /** `/exit` ended this conversation. */
-  readonly ended: boolean;
+  /** This conversation ended (`/exit`, Ctrl+C twice); `hac` when hac itself is gone too. */
+  readonly ended: 'conversation' | 'hac' | undefined;
   react(event: HostEvent): void;
 }
 
 export function createChatState(body: HTMLElement): ChatState {
   let asking = false;
   let busy = false;
-  let ended = false;
-  const show = () => (body.dataset.state = asking ? 'asking' : busy ? 'working' : 'ready');
+  let ended: ChatState['ended'];
+  const show = () => (body.dataset.state = ended ? 'ended' : asking ? 'asking' : busy ? 'working' : 'ready');
   return {
     get asking() {
       return asking;
@@ -28,9 +28,9 @@ export function createChatState(body: HTMLElement): ChatState {
     },
     react(event) {
       if (event.type === 'prompt') asking = true;
-      else if (event.type === 'input') asking = false;
+      else if (event.type === 'input' || event.type === 'prompt-withdrawn') asking = false;
       else if (event.type === 'status') busy = event.status.busy;
-      else if (event.type === 'exit') ended = true;
+      else if (event.type === 'exit') ended = event.hacEnded ? 'hac' : 'conversation';
       else return;
       show();
     },

@@ -1,34 +1,61 @@
+import type { ChatState } from './chat-state.js';
 import type { HostEvent } from './core-types.js';
 
-/** A question's options as buttons above the prompt; a click answers with the option's number. */
+/**
+ * Buttons above the prompt for what can be clicked instead of typed: a question's options (Yes and No for a
+ * tool call), and a new conversation once this one has ended. They go when their question ends, however it ends.
+ */
 export interface Choices {
   react(event: HostEvent): void;
   dispose(): void;
 }
 
-export function createChoices(element: HTMLElement, choose: (reply: string) => void): Choices {
-  const show = (options: string[]) => {
+export function createChoices(
+  element: HTMLElement,
+  state: ChatState,
+  actions: { reply(text: string): void; restart(): void },
+): Choices {
+  const show = (buttons: { label: string; reply: string }[]) => {
     element.replaceChildren(
-      ...options.map((label, i) => {
+      ...buttons.map(({ label, reply }) => {
         const button = document.createElement('button');
         button.type = 'button';
-        button.textContent = `${i + 1}) ${label}`;
-        button.dataset.reply = String(i + 1);
+        button.textContent = label;
+        button.dataset.reply = reply;
         return button;
       }),
     );
-    element.hidden = options.length === 0;
+    element.hidden = buttons.length === 0;
   };
-  // One listener for every button there will be.
+  // One listener for every button there will be; a button of a question that has ended does nothing.
   const onClick = (event: MouseEvent) => {
     const reply = (event.target as HTMLElement).closest('button')?.dataset.reply;
-    if (reply) choose(reply);
+    if (reply === undefined) return;
+    if (state.ended === 'conversation' && reply === '') return actions.restart();
+    if (state.asking) actions.reply(reply);
   };
   element.addEventListener('click', onClick);
   return {
     react(event) {
-      if (event.type === 'prompt') show(event.choices ?? []);
-      else if (event.type === 'input') show([]);
+      switch (event.type) {
+        case 'prompt':
+          return show(
+            event.kind === 'confirm'
+              ? [
+                  { label: 'Yes', reply: 'y' },
+                  { label: 'No', reply: 'n' },
+                ]
+              : (event.choices ?? []).map((label, i) => ({
+                  label: `${i + 1}) ${label}`,
+                  reply: String(i + 1),
+                })),
+          );
+        case 'input':
+        case 'prompt-withdrawn':
+          return show([]);
+        case 'exit':
+          return show(event.hacEnded ? [] : [{ label: 'Start a new conversation', reply: '' }]);
+      }
     },
     dispose: () => element.removeEventListener('click', onClick),
   };

@@ -21,11 +21,14 @@ const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const output = createTranscriptOutput(view);
 const state = createChatState(document.body);
-const status = createStatusLine(byId('status'));
+const status = createStatusLine(byId('status'), state);
 const prompt = createPromptInput({ textarea: byId('prompt'), bridge, view, output, state, status });
-const choices = createChoices(byId('choices'), (reply) => {
-  void bridge.submit(reply);
-  prompt.focus();
+const choices = createChoices(byId('choices'), state, {
+  reply(text) {
+    void bridge.submit(text);
+    prompt.focus();
+  },
+  restart: () => location.reload(),
 });
 const removeTestHooks = installTestHooks(view, output);
 

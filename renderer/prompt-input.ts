@@ -113,7 +113,7 @@ export function createPromptInput({
         event.preventDefault();
         return void interrupt();
       case 'escape':
-        if (!state.busy) return;
+        if (!state.busy && !state.asking) return;
         event.preventDefault();
         return void bridge.interrupt();
       case 'clear-screen':
@@ -135,7 +135,7 @@ export function createPromptInput({
       if (event.type === 'prompt')
         textarea.placeholder =
           event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';
-      else if (event.type === 'input') textarea.placeholder = '';
+      else if (event.type === 'input' || event.type === 'prompt-withdrawn') textarea.placeholder = '';
       else if (event.type === 'exit') textarea.disabled = true;
     },
     focus: () => textarea.focus(),

@@ -1,17 +1,24 @@
+import type { ChatState } from './chat-state.js';
 import type { ChatStatus, HostEvent } from './core-types.js';
 
-/** The line under the prompt: the model, the tool mode, MCP servers and whether hac is working; or a hint. */
+/** The line under the prompt: the model, the tool mode, MCP servers and what hac is doing; or a hint. */
 export interface StatusLine {
   react(event: HostEvent): void;
-  /** A one-off hint in place of the status, until the next status. */
+  /** A one-off hint in place of the status, until the status changes. */
   say(text: string): void;
 }
 
-export function createStatusLine(element: HTMLElement): StatusLine {
+export function createStatusLine(element: HTMLElement, state: ChatState): StatusLine {
+  let status: ChatStatus | undefined;
+  const show = () => {
+    if (state.ended === 'hac') element.textContent = 'hac has ended. You can close this window.';
+    else if (state.ended) element.textContent = 'This conversation has ended.';
+    else if (status) element.textContent = statusText(status, state.asking);
+  };
   return {
     react(event) {
-      if (event.type === 'status') element.textContent = statusText(event.status);
-      if (event.type === 'exit') element.textContent = 'hac has ended. You can close this window.';
+      if (event.type === 'status') status = event.status;
+      if (['status', 'prompt', 'prompt-withdrawn', 'input', 'exit'].includes(event.type)) show();
     },
     say(text) {
       element.textContent = text;
@@ -19,12 +26,15 @@ export function createStatusLine(element: HTMLElement): StatusLine {
   };
 }
 
-function statusText(status: ChatStatus): string {
+function statusText(status: ChatStatus, asking: boolean): string {
   const model = status.model ? `${status.model} (${status.provider})` : 'no model: /set-model';
   const mcp = status.mcp.configured
     ? `MCP ${status.mcp.connected}/${status.mcp.configured}`
     : 'no MCP servers';
-  return [model, `tools: ${status.toolMode}`, mcp, status.busy ? 'working… (Esc cancels)' : 'ready'].join(
-    '  ·  ',
-  );
+  const doing = asking
+    ? 'waiting for your answer (Esc cancels)'
+    : status.busy
+      ? 'working… (Esc cancels)'
+      : 'ready';
+  return [model, `tools: ${status.toolMode}`, mcp, doing].join('  ·  ');
 }

@@ -31,7 +31,7 @@ export function connectWebSocketBridge(url: string): HacBridge {
     closed = true;
     for (const call of waiting.values()) call.reject(new Error('hac is no longer running.'));
     waiting.clear();
-    const ended: HostEvent = { type: 'exit' };
+    const ended: HostEvent = { type: 'exit', hacEnded: true };
     for (const listener of listeners) listener([ended]);
   });
 

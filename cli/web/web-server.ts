@@ -23,7 +23,7 @@ export interface WebServerOptions {
   runtime: RuntimeSource;
   history: InputHistory;
   logger: Logger;
-  /** `/exit` in any tab. */
+  /** `/exit` (or Ctrl+C twice) ended the last open conversation: hac web ends too. */
   onExit(): void;
 }
 
@@ -91,7 +91,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       runtime: options.runtime,
       history: options.history,
       sendEvents: (events) => send({ type: 'events', events }),
-      onExit: () => options.onExit(),
+      // This tab's conversation ends (its page offers a new one); the server ends with the last one.
+      onExit: () => {
+        chat.close();
+        chats.delete(chat);
+        options.logger.info(`hac web: a conversation ended (${chats.size} open).`);
+        if (chats.size === 0) options.onExit();
+      },
     });
     chats.add(chat);
     options.logger.info(`hac web: a tab connected (${chats.size} open).`);

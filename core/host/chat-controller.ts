@@ -53,7 +53,10 @@ export class ChatController {
   private closed = false;
   private mcpCounts: ChatStatus['mcp'] = { connected: 0, configured: 0 };
   private readonly stopStatus: () => void;
+  private readonly stopSettings: () => void;
   private readonly chat: Chat;
+  /** Settings another conversation changed since this one's last turn: told before the next one. */
+  private changedElsewhere: string[] = [];
 
   constructor(
     private readonly runtime: Runtime,
@@ -62,6 +65,11 @@ export class ChatController {
     this.chat = runtime.openChat({ deltaBatchMs: options.deltaBatchMs });
     this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
     this.stopStatus = runtime.onMcpChange(() => void this.refreshStatus());
+    this.stopSettings = runtime.onSettingsChange(({ text, chat }) => {
+      if (chat === this.chat) return;
+      this.changedElsewhere.push(`${text.replace(/\.$/, '')} (in another window).`);
+      this.emitStatus();
+    });
   }
 
   /** Listens to every host event, in order; returns the function that stops listening. */
@@ -130,18 +138,17 @@ export class ChatController {
   /** Ctrl+C: answers no at a Y/N question, cancels a command's question, else cancels the turn. */
   interrupt(): InterruptResult {
     const question = this.pending;
+    this.pending = undefined;
+    if (question) this.emit({ type: 'prompt-withdrawn' });
     if (question?.kind === 'confirm') {
-      this.pending = undefined;
       question.resolve('n');
       return 'answered-no';
     }
     if (question?.kind === 'choice') {
-      this.pending = undefined;
       question.reject(new Error('cancelled'));
       return 'question-cancelled';
     }
     if (this.turn) {
-      this.pending = undefined;
       question?.reject(new Error('cancelled'));
       this.turn.abort();
       return 'cancelled';
@@ -161,6 +168,7 @@ export class ChatController {
     this.closed = true;
     this.mcpProblems.stop();
     this.stopStatus();
+    this.stopSettings();
     this.listeners.clear();
   }
 
@@ -196,6 +204,7 @@ export class ChatController {
   }
 
   private async message(text: string): Promise<TurnOutcome> {
+    for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
     const turn = new AbortController();
     this.turn = turn;
     try {

@@ -53,6 +53,14 @@ export interface Chat {
   conversation: Conversation;
 }
 
+/** A setting one conversation changed in config.json or mcp-servers.json, which every conversation shares. */
+export interface SettingsChange {
+  /** What changed, as the command that changed it said it (`Tool call mode set to auto.`). */
+  text: string;
+  /** The conversation it was changed in. */
+  chat: Chat;
+}
+
 /** What differs between conversations of one process. */
 export interface ChatOptions {
   /** How long streamed text collects before the engine hands it on: 0 a terminal, 16 ms a window. */
@@ -74,6 +82,8 @@ export interface Runtime {
   /** Called when a server's state or tools change; returns the function that stops it. */
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
   mcpServers(): Promise<McpView>;
+  /** Called when a conversation changes a shared setting (model, tool mode, servers); returns the unsubscribe. */
+  onSettingsChange(listener: (change: SettingsChange) => void): () => void;
   /** A new conversation, sharing everything above. */
   openChat(options?: ChatOptions): Chat;
   /** Closes every MCP session (stdio children are gone when it resolves) and flushes the log. */
@@ -180,11 +190,20 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     },
   };
 
+  const settingsListeners = new Set<(change: SettingsChange) => void>();
+  const announce = (change: SettingsChange) => {
+    for (const listener of settingsListeners) listener(change);
+  };
+
   return {
     paths,
     config: () => config,
     logger,
     secrets,
+    onSettingsChange(listener) {
+      settingsListeners.add(listener);
+      return () => void settingsListeners.delete(listener);
+    },
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),
@@ -204,11 +223,26 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       });
       const commands: CommandContext = {
         ...shared,
+        // What one conversation changes, every other one is told of (their status lines, their next turn).
+        async setActiveModel(choice) {
+          const active = await shared.setActiveModel(choice);
+          announce({ text: `Active model set to ${active.label} (${active.provider}).`, chat });
+          return active;
+        },
+        async setToolCallMode(mode) {
+          await shared.setToolCallMode(mode);
+          announce({ text: `Tool call mode set to ${mode}.`, chat });
+        },
+        async setMcpEnabled(name, on) {
+          await shared.setMcpEnabled(name, on);
+          announce({ text: `Server "${name}" is now ${on ? 'enabled' : 'disabled'}.`, chat });
+        },
         newSession: () => conversation.reset(),
         listSessions: () => sessions.list(20),
         resumeSession: (file) => conversation.resume(file),
       };
-      return { engine, commands, conversation };
+      const chat: Chat = { engine, commands, conversation };
+      return chat;
     },
     close: async () => {
       await Promise.all([mcp.close(), cleanup]);

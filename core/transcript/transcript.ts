@@ -82,6 +82,7 @@ export class TranscriptRenderer {
         return this.line(this.styles.red(event.report.message));
       case 'session-saved':
       case 'status':
+      case 'prompt-withdrawn':
       case 'exit':
         return '';
       case 'question':

@@ -48,6 +48,8 @@ export type HostEvent =
   | { type: 'command-output'; lines: string[] }
   /** Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based). */
   | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[] }
+  /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */
+  | { type: 'prompt-withdrawn' }
   /** A line was submitted while a turn or command runs, and was not taken. */
   | { type: 'busy'; text: string }
   /** An MCP problem, reported once: a broken mcp-servers.json (no `server`) or a server that failed. */
@@ -58,7 +60,10 @@ export type HostEvent =
   | { type: 'fatal'; report: ErrorReport }
   /** The state changed (model, tool mode, MCP servers, busy or idle). */
   | { type: 'status'; status: ChatStatus }
-  /** `/exit`: the front end closes this conversation (and the process, if it was the last). */
-  | { type: 'exit' };
+  /**
+   * `/exit`: the front end closes this conversation (and the process, if it was the last). A page's bridge also
+   * says `hacEnded` when its connection to hac closed: nothing more can be done there.
+   */
+  | { type: 'exit'; hacEnded?: boolean };
 
 export type HostEventType = HostEvent['type'];

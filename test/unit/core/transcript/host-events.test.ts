@@ -76,6 +76,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     },
     '',
   ],
+  'prompt-withdrawn': [{ type: 'prompt-withdrawn' }, ''],
   exit: [{ type: 'exit' }, ''],
 };
 

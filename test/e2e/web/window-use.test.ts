@@ -1,0 +1,166 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import {
+  HacWeb,
+  launchChromium,
+  NO_BROWSER,
+  send,
+  transcriptLines,
+  waitForTranscript,
+} from '../../helpers/web.js';
+
+// What a new user's first half hour in the window broke (issue 29), each pinned from outside: `hac web` in
+// Chromium against the OpenAI fake.
+
+const tempDir = useTempDir('hac-window-');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe.skipIf(NO_BROWSER)(
+  `the window as people use it${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    async function serve(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; web: HacWeb; home: string }> {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, files);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      return { fake, web, home };
+    }
+
+    async function open(web: HacWeb, context?: BrowserContext): Promise<Page> {
+      if (!context) {
+        context = await browser.newContext({ viewport: { width: 1000, height: 700 }, locale: 'ko-KR' });
+        const made = context;
+        cleanups.push(() => made.close());
+      }
+      const page = await context.newPage();
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      await expect.poll(() => page.locator('#status').innerText()).toContain('ready');
+      return page;
+    }
+    const status = (page: Page) => page.locator('#status').innerText();
+    const buttons = (page: Page) => page.locator('#choices button').allInnerTexts();
+
+    it('ctrl-c-twice-on-an-empty-prompt-ends-that-tab-only-and-offers-a-new-conversation', async () => {
+      const { fake, web } = await serve();
+      const a = await open(web);
+      const b = await open(web);
+      await a.keyboard.press('Control+C');
+      await a.keyboard.press('Control+C');
+      await expect.poll(() => status(a)).toBe('This conversation has ended.');
+      expect(await buttons(a)).toEqual(['Start a new conversation']);
+      expect(await a.locator('#prompt').isDisabled()).toBe(true);
+      // The other tab goes on, and so does the server.
+      fake.reply(openaiReply.text(['still here']));
+      await send(b, 'hello');
+      await waitForTranscript(b, /still here/);
+      await expect.poll(() => status(b)).toContain('ready');
+      // A new conversation in the ended tab.
+      await a.locator('#choices button').click();
+      await a.waitForFunction(() => document.activeElement?.id === 'prompt');
+      expect(await a.locator('#prompt').isDisabled()).toBe(false);
+      await expect.poll(() => status(a)).toContain('ready');
+      // /exit in the last open conversations ends hac web.
+      await send(a, '/exit');
+      await send(b, '/exit');
+      expect(await web.exited).toBe(0);
+      await expect.poll(() => status(b)).toContain('hac has ended');
+    });
+
+    it('a-question-cancelled-with-ctrl-c-takes-its-buttons-and-placeholder-and-nothing-reaches-the-model', async () => {
+      const { fake, web } = await serve({
+        moreModels: [
+          { name: 'other-model', provider: 'openai', apiKey: 'sk-other-123456', baseUrl: 'http://x' },
+        ],
+      });
+      const page = await open(web);
+      await send(page, '/set-model');
+      await expect.poll(() => buttons(page)).toEqual(['1) gpt-test (openai) *', '2) other-model (openai)']);
+      await page.keyboard.press('Control+C');
+      await waitForTranscript(page, /Model selection unchanged\./);
+      expect(await buttons(page)).toEqual([]);
+      expect(await page.locator('#prompt').getAttribute('placeholder')).toBe('');
+      await send(page, '/help');
+      await waitForTranscript(page, /\/exit/);
+      expect(fake.requests).toHaveLength(0);
+      expect((await transcriptLines(page)).filter((l) => l.startsWith('humble-ai> '))).toEqual([
+        'humble-ai> /set-model',
+        'humble-ai> /help',
+      ]);
+    });
+
+    it('call-now-has-yes-and-no-buttons-the-status-says-it-waits-and-escape-cancels-the-question', async () => {
+      const { fake, web } = await serve({ servers: { tools: testServerEntry() } });
+      const page = await open(web);
+      await expect.poll(() => status(page)).toContain('MCP 1/1');
+      fake.reply(
+        openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'x' } }]),
+        openaiReply.toolCalls([{ id: 'c2', name: 'tools__echo', arguments: { text: 'y' } }]),
+        openaiReply.text(['done']),
+      );
+      await send(page, 'echo x');
+      await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+      expect(await buttons(page)).toEqual(['Yes', 'No']);
+      expect(await status(page)).toContain('waiting for your answer (Esc cancels)');
+      await page.locator('#choices button', { hasText: 'Yes' }).click();
+      await waitForTranscript(page, /tools\/echo returned/);
+      await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+      await page.keyboard.press('Escape');
+      await waitForTranscript(page, /MCP call cancelled by user\./);
+      expect(await buttons(page)).toEqual([]);
+      expect(await page.locator('#prompt').getAttribute('placeholder')).toBe('');
+      await expect.poll(() => status(page)).toContain('ready');
+    });
+
+    it('a-setting-changed-in-one-tab-reaches-the-others-status-at-once-and-their-next-turn-says-so', async () => {
+      const { fake, web } = await serve({
+        moreModels: [
+          { name: 'other-model', provider: 'openai', apiKey: 'sk-other-123456', baseUrl: 'http://x' },
+        ],
+      });
+      const a = await open(web);
+      const b = await open(web);
+      expect(await status(b)).toContain('tools: manual');
+      await send(a, '/set-tool-mode auto');
+      await waitForTranscript(a, /Tool call mode set to auto\./);
+      await expect.poll(() => status(b)).toContain('tools: auto');
+      await send(a, '/set-model');
+      await waitForTranscript(a, /Choice/);
+      await send(a, '2');
+      await waitForTranscript(a, /Active model set to other-model/);
+      await expect.poll(() => status(b)).toContain('other-model (openai)');
+      // b's own command is not a turn: what changed elsewhere is told before b's next message.
+      await send(b, '/set-model');
+      await send(b, '0');
+      await waitForTranscript(b, /Model selection unchanged\./);
+      expect((await transcriptLines(b)).join('\n')).not.toContain('(in another window)');
+      await send(b, 'hi');
+      const text = await waitForTranscript(
+        b,
+        /Active model set to other-model \(openai\) \(in another window\)\./,
+      );
+      expect(text).toContain(
+        'humble-ai> hi\nTool call mode set to auto (in another window).\nActive model set to other-model (openai) (in another window).',
+      );
+      expect((await transcriptLines(a)).join('\n')).not.toContain('(in another window)');
+      expect(fake.requests).toHaveLength(0);
+    });
+  },
+);
