@@ -1,5 +1,6 @@
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
+import { createJumpToLatest } from './jump-to-latest.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
 import { createStatusLine } from './status-line.js';
@@ -30,6 +31,7 @@ const choices = createChoices(byId('choices'), state, {
   },
   restart: () => location.reload(),
 });
+const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeTestHooks = installTestHooks(view, output);
 
 const stopEvents = bridge.onEvents((events) => {
@@ -46,6 +48,7 @@ prompt.focus();
 addEventListener('pagehide', () => {
   stopEvents();
   removeTestHooks();
+  removeJump();
   prompt.dispose();
   choices.dispose();
   view.dispose();

@@ -56,6 +56,7 @@ export function createPromptInput({
     }
     if (!state.asking && text.trim()) history.add(text.trim());
     setValue('');
+    view.terminal.scrollToBottom(); // the message and its answer in view, wherever the transcript was scrolled
     void bridge.submit(text);
     textarea.focus();
   };
@@ -89,12 +90,17 @@ export function createPromptInput({
       mac,
     });
     switch (action) {
-      case 'default':
-        if ((mac ? event.metaKey : event.ctrlKey) && event.code === 'KeyC' && view.terminal.hasSelection()) {
+      case 'default': {
+        // Copy copies what is selected where the user selected it: the prompt's own selection natively, else
+        // the transcript's (there is only ever one of the two, see below).
+        const copy = (mac ? event.metaKey : event.ctrlKey) && event.code === 'KeyC';
+        const promptSelection = textarea.selectionStart !== textarea.selectionEnd;
+        if (copy && !promptSelection && view.terminal.hasSelection()) {
           event.preventDefault();
           void navigator.clipboard.writeText(view.terminal.getSelection());
         }
         return;
+      }
       case 'submit':
         event.preventDefault();
         return submit();
@@ -117,17 +123,39 @@ export function createPromptInput({
         event.preventDefault();
         return void bridge.interrupt();
       case 'clear-screen':
+        // The screen only: what was on it goes into the scrollback (scrollOnEraseInDisplay), nothing is lost.
         event.preventDefault();
-        view.terminal.clear();
+        void view.write('\x1b[2J\x1b[H');
+        return;
+      case 'scroll-page-up':
+      case 'scroll-page-down':
+        event.preventDefault();
+        view.terminal.scrollPages(action === 'scroll-page-up' ? -1 : 1);
+        return;
+      case 'scroll-top':
+        event.preventDefault();
+        view.terminal.scrollToTop();
+        return;
+      case 'scroll-bottom':
+        event.preventDefault();
+        view.terminal.scrollToBottom();
         return;
     }
   };
-  // A click on the transcript (not a selection) gives the prompt its focus back.
-  const onTranscriptClick = () => {
-    if (!view.terminal.hasSelection()) textarea.focus();
+  // Typing always lands in the prompt: a click or a selection in the transcript gives the focus back (xterm keeps
+  // its selection), so the next keys, Ctrl+C included, reach the prompt's rules.
+  const onTranscriptClick = () => textarea.focus({ preventScroll: true });
+  // One selection at a time, so Copy knows which one the user means: selecting in one place drops the other.
+  const onTranscriptSelection = view.terminal.onSelectionChange(() => {
+    if (view.terminal.hasSelection())
+      textarea.setSelectionRange(textarea.selectionEnd, textarea.selectionEnd);
+  });
+  const onPromptSelection = () => {
+    if (textarea.selectionStart !== textarea.selectionEnd) view.terminal.clearSelection();
   };
   textarea.addEventListener('keydown', onKeyDown);
   textarea.addEventListener('input', fit);
+  textarea.addEventListener('select', onPromptSelection);
   view.element.addEventListener('mouseup', onTranscriptClick);
 
   return {
@@ -142,7 +170,9 @@ export function createPromptInput({
     dispose() {
       textarea.removeEventListener('keydown', onKeyDown);
       textarea.removeEventListener('input', fit);
+      textarea.removeEventListener('select', onPromptSelection);
       view.element.removeEventListener('mouseup', onTranscriptClick);
+      onTranscriptSelection.dispose();
     },
   };
 }

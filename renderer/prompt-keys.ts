@@ -30,7 +30,11 @@ export type PromptAction =
   | 'complete'
   | 'interrupt'
   | 'escape'
-  | 'clear-screen';
+  | 'clear-screen'
+  | 'scroll-page-up'
+  | 'scroll-page-down'
+  | 'scroll-top'
+  | 'scroll-bottom';
 
 /**
  * The prompt's key rules, pure so every IME timing can be tested without a browser. While an
@@ -45,7 +49,14 @@ export function promptAction(event: KeyInfo, state: PromptState): PromptAction {
   if (command && !event.shiftKey && !event.altKey) {
     if (event.code === 'KeyC') return state.hasSelection ? 'default' : 'interrupt';
     if (event.code === 'KeyL') return 'clear-screen';
+    if (event.key === 'Home') return 'scroll-top';
+    if (event.key === 'End') return 'scroll-bottom';
     return 'default';
+  }
+  // The transcript scrolls from the prompt: PageUp/PageDown, with Shift too (the terminal habit).
+  if (!event.ctrlKey && !event.metaKey && !event.altKey) {
+    if (event.key === 'PageUp') return 'scroll-page-up';
+    if (event.key === 'PageDown') return 'scroll-page-down';
   }
   // Ctrl+C on macOS too: the terminal habit (Cmd+C copies).
   if (state.mac && event.ctrlKey && !event.metaKey && event.code === 'KeyC') return 'interrupt';

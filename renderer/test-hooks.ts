@@ -6,7 +6,13 @@ declare global {
     /** Resolves when everything received so far is on screen (tests and the bench wait on it). */
     hacIdle?: () => Promise<void>;
     /** Read-only view of the transcript buffer for tests: every line's text, one line's cell widths and styles. */
-    hacTranscript?: { lines(): string[]; widths(line: number): number[]; styles(line: number): string[] };
+    hacTranscript?: {
+      lines(): string[];
+      /** The rows on screen now (the viewport), as text. */
+      visible(): string[];
+      widths(line: number): number[];
+      styles(line: number): string[];
+    };
   }
 }
 
@@ -24,6 +30,16 @@ export function installTestHooks(view: TranscriptView, output: TranscriptOutput)
         else out.push(text);
       }
       return out;
+    },
+    visible() {
+      const { viewportY } = buffer();
+      return Array.from(
+        { length: view.terminal.rows },
+        (_, i) =>
+          buffer()
+            .getLine(viewportY + i)
+            ?.translateToString(true) ?? '',
+      );
     },
     widths(y) {
       const line = buffer().getLine(y);

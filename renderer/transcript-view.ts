@@ -37,6 +37,7 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
   const terminal = new Terminal({
     disableStdin: true, // xterm's own input drops syllables (xterm.js #6089): the prompt is a native textarea
     scrollback: 10_000,
+    scrollOnEraseInDisplay: true, // Ctrl+L clears the screen into the scrollback, as a terminal does
     convertEol: true,
     allowProposedApi: true, // the unicode addon
     fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'monospace',

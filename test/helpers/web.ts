@@ -88,6 +88,14 @@ export function transcriptLines(page: Page): Promise<string[]> {
   });
 }
 
+/** The transcript's rows on screen now (its viewport), as text. */
+export function visibleLines(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    await window.hacIdle!();
+    return window.hacTranscript!.visible();
+  });
+}
+
 /** Waits until the transcript text matches; fails with the transcript after `ms`. */
 export async function waitForTranscript(page: Page, pattern: RegExp, ms = 10_000): Promise<string> {
   const deadline = Date.now() + ms;

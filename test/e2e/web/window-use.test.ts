@@ -10,6 +10,7 @@ import {
   NO_BROWSER,
   send,
   transcriptLines,
+  visibleLines,
   waitForTranscript,
 } from '../../helpers/web.js';
 
@@ -46,6 +47,9 @@ describe.skipIf(NO_BROWSER)(
     async function open(web: HacWeb, context?: BrowserContext): Promise<Page> {
       if (!context) {
         context = await browser.newContext({ viewport: { width: 1000, height: 700 }, locale: 'ko-KR' });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+          origin: new URL(web.url).origin,
+        });
         const made = context;
         cleanups.push(() => made.close());
       }
@@ -161,6 +165,60 @@ describe.skipIf(NO_BROWSER)(
       );
       expect((await transcriptLines(a)).join('\n')).not.toContain('(in another window)');
       expect(fake.requests).toHaveLength(0);
+    });
+
+    it('copy-copies-the-selection-where-the-user-made-it-and-typing-lands-in-the-prompt', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(openaiReply.text(['복사할 낱말 copyable-word here']));
+      await send(page, 'hi');
+      await waitForTranscript(page, /copyable-word here/);
+      const row = page.locator('.xterm-rows > div', { hasText: 'copyable-word here' });
+      const box = (await row.boundingBox())!;
+      // A drag across the start of the answer, as a user selects with the mouse; then Ctrl+C straight away.
+      await page.mouse.move(box.x + 1, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.keyboard.press('Control+C');
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+      expect(await clipboard()).toMatch(/^복사할/);
+      expect((await transcriptLines(page)).join('\n')).not.toContain('Response cancelled.');
+      await page.keyboard.type('typed after');
+      expect(await page.locator('#prompt').inputValue()).toBe('typed after');
+      // Text selected in the prompt is what Copy copies, even with a transcript selection made before it.
+      await page.mouse.dblclick(box.x + 30, box.y + box.height / 2);
+      await page.locator('#prompt').focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+C');
+      expect(await clipboard()).toBe('typed after');
+    });
+
+    it('sending-scrolls-to-the-bottom-a-jump-button-shows-while-scrolled-up-and-page-keys-scroll-from-the-prompt', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      const long = Array.from({ length: 80 }, (_, i) => `line ${i + 1}`).join('\n');
+      fake.reply(openaiReply.text([long]), openaiReply.text(['the second answer']));
+      await send(page, 'long please');
+      await waitForTranscript(page, /line 80/);
+      const jump = page.locator('#jump-to-latest');
+      expect(await jump.isHidden()).toBe(true);
+      await page.keyboard.press('PageUp');
+      await expect.poll(async () => (await visibleLines(page)).join('\n')).not.toContain('line 80');
+      await expect.poll(() => jump.isVisible()).toBe(true);
+      await page.keyboard.press('Control+End');
+      await expect.poll(async () => (await visibleLines(page)).join('\n')).toContain('line 80');
+      await expect.poll(() => jump.isHidden()).toBe(true);
+      await page.keyboard.press('Control+Home');
+      await expect.poll(async () => (await visibleLines(page))[0]).toContain('humble-ai> long please');
+      await jump.click();
+      await expect.poll(async () => (await visibleLines(page)).join('\n')).toContain('line 80');
+      // Scrolled up, then a message: it and its answer come into view.
+      await page.keyboard.press('Shift+PageUp');
+      await expect.poll(() => jump.isVisible()).toBe(true);
+      await send(page, 'and more');
+      await waitForTranscript(page, /the second answer/);
+      await expect.poll(async () => (await visibleLines(page)).join('\n')).toContain('the second answer');
     });
   },
 );

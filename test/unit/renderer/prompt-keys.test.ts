@@ -19,6 +19,15 @@ const key = (k: Partial<KeyInfo> & { key: string }): KeyInfo => ({
 const state: PromptState = { caretOnFirstLine: true, caretOnLastLine: true, hasSelection: false, mac: false };
 
 describe('prompt keys (R-DESK-2, R-DESK-3)', () => {
+  it('PageUp/PageDown (with Shift too) and Ctrl+Home/End scroll the transcript; not while composing', () => {
+    expect(promptAction(key({ key: 'PageUp' }), state)).toBe('scroll-page-up');
+    expect(promptAction(key({ key: 'PageDown', shiftKey: true }), state)).toBe('scroll-page-down');
+    expect(promptAction(key({ key: 'Home', ctrlKey: true }), state)).toBe('scroll-top');
+    expect(promptAction(key({ key: 'End', metaKey: true }), { ...state, mac: true })).toBe('scroll-bottom');
+    expect(promptAction(key({ key: 'Home' }), state)).toBe('default'); // the caret's own Home
+    expect(promptAction(key({ key: 'PageUp', isComposing: true }), state)).toBe('default');
+  });
+
   it('Enter submits; Shift+Enter is a line break', () => {
     expect(promptAction(key({ key: 'Enter' }), state)).toBe('submit');
     expect(promptAction(key({ key: 'Enter', shiftKey: true }), state)).toBe('default');
