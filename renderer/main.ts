@@ -34,8 +34,8 @@ const choices = createChoices(byId('choices'), state, {
 const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeTestHooks = installTestHooks(view, output);
 
-const stopEvents = bridge.onEvents((events) => {
-  output.show(events);
+const stopEvents = bridge.onEvents((events, replay) => {
+  output.show(events, replay);
   for (const event of events) {
     state.react(event);
     choices.react(event);

@@ -5,6 +5,8 @@ import type { StatusLine } from './status-line.js';
 import type { TranscriptOutput } from './transcript-output.js';
 import type { TranscriptView } from './transcript-view.js';
 
+/** Where the tab keeps what is typed but not sent. */
+const DRAFT_KEY = 'hac-draft';
 /** A second Ctrl+C on an empty prompt within this time ends the conversation. */
 const QUIT_WINDOW_MS = 2_000;
 
@@ -41,11 +43,18 @@ export function createPromptInput({
     textarea.style.height = 'auto';
     textarea.style.height = `${textarea.scrollHeight}px`;
   };
+  // The draft survives a reload of the tab (sessionStorage is per tab).
+  const saveDraft = () => sessionStorage.setItem(DRAFT_KEY, textarea.value);
+  const onInput = () => {
+    fit();
+    saveDraft();
+  };
   const setValue = (value: string) => {
     textarea.value = value;
     textarea.setSelectionRange(value.length, value.length);
-    fit();
+    onInput();
   };
+  setValue(sessionStorage.getItem(DRAFT_KEY) ?? '');
 
   const submit = () => {
     const text = textarea.value;
@@ -154,7 +163,7 @@ export function createPromptInput({
     if (textarea.selectionStart !== textarea.selectionEnd) view.terminal.clearSelection();
   };
   textarea.addEventListener('keydown', onKeyDown);
-  textarea.addEventListener('input', fit);
+  textarea.addEventListener('input', onInput);
   textarea.addEventListener('select', onPromptSelection);
   view.element.addEventListener('mouseup', onTranscriptClick);
 
@@ -169,7 +178,7 @@ export function createPromptInput({
     focus: () => textarea.focus(),
     dispose() {
       textarea.removeEventListener('keydown', onKeyDown);
-      textarea.removeEventListener('input', fit);
+      textarea.removeEventListener('input', onInput);
       textarea.removeEventListener('select', onPromptSelection);
       view.element.removeEventListener('mouseup', onTranscriptClick);
       onTranscriptSelection.dispose();

@@ -3,7 +3,8 @@ import type { TranscriptView } from './transcript-view.js';
 
 /** Host events drawn into the transcript, through the same renderer as the CLI. */
 export interface TranscriptOutput {
-  show(events: HostEvent[]): void;
+  /** Draws events; a `replay` is the whole conversation again, drawn on a cleared transcript. */
+  show(events: HostEvent[], replay?: boolean): void;
   /** Text the page writes itself (Tab's list of completions). */
   write(text: string): void;
   /** Resolves when everything shown so far is on screen. */
@@ -11,7 +12,7 @@ export interface TranscriptOutput {
 }
 
 export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
-  const transcript = new TranscriptRenderer(ANSI_STYLES);
+  let transcript = new TranscriptRenderer(ANSI_STYLES);
   let markdown: boolean | undefined;
   let drawn = Promise.resolve();
 
@@ -20,16 +21,24 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
     if (on === markdown) return;
     markdown = on;
     transcript.markdown = on ? { hyperlinks: true } : undefined;
-    if (on)
+    if (on) {
+      const styled = transcript;
       void loadHighlighter().then(
-        (highlight) => (transcript.highlighter = highlight),
+        (highlight) => (styled.highlighter = highlight),
         () => undefined, // unhighlighted code is still code
       );
+    }
   };
   const write = (text: string) => void (drawn = view.write(text));
 
   return {
-    show(events) {
+    show(events, replay) {
+      if (replay) {
+        view.terminal.reset();
+        view.terminal.write('\x1b[?25l'); // reset shows the cursor again
+        transcript = new TranscriptRenderer(ANSI_STYLES);
+        markdown = undefined;
+      }
       let text = '';
       for (const event of events) {
         text += transcript.render(event);

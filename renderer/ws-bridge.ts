@@ -1,39 +1,60 @@
 import type { BridgeMessage, BridgeMethod, BridgeParams, HacBridge, HostEvent } from './core-types.js';
 
+/** Where the tab keeps the id of its conversation: a reload reattaches to it (sessionStorage is per tab). */
+const CHAT_KEY = 'hac-chat';
+/** Tries to reconnect after a dropped connection, before the page says hac has ended (about 1.75 s in all). */
+const RECONNECTS = 3;
+
 /**
- * `window.hac` over one WebSocket, for `hac web`. Calls are sent in the order they are made, on one
- * socket, so the host sees them in that order (concurrent RPCs can reorder typed input); event batches arrive in
- * order on the same socket.
+ * `window.hac` over one WebSocket, for `hac web`. Calls are sent in the order they are made, on one socket, so
+ * the host sees them in that order (concurrent RPCs can reorder typed input); events arrive in order on the same
+ * socket. A reload or a dropped connection reattaches to the tab's conversation, which the host then replays.
  */
 export function connectWebSocketBridge(url: string): HacBridge {
-  const socket = new WebSocket(url);
-  const listeners = new Set<(events: HostEvent[]) => void>();
+  const listeners = new Set<(events: HostEvent[], replay?: boolean) => void>();
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const outbox: string[] = [];
+  let socket: WebSocket;
   let nextId = 1;
   let closed = false;
+  let conversationEnded = false;
+  let reconnects = 0;
+  const tell = (events: HostEvent[], replay?: boolean) => {
+    for (const listener of listeners) listener(events, replay);
+  };
 
-  socket.addEventListener('open', () => {
-    for (const text of outbox.splice(0)) socket.send(text);
-  });
-  socket.addEventListener('message', (event: MessageEvent<string>) => {
-    const message = JSON.parse(event.data) as BridgeMessage;
-    if (message.type === 'events') {
-      for (const listener of listeners) listener(message.events);
-      return;
-    }
-    const call = waiting.get(message.id);
-    waiting.delete(message.id);
-    if (message.type === 'result') call?.resolve(message.value);
-    else call?.reject(new Error(message.message));
-  });
-  socket.addEventListener('close', () => {
-    closed = true;
-    for (const call of waiting.values()) call.reject(new Error('hac is no longer running.'));
-    waiting.clear();
-    const ended: HostEvent = { type: 'exit', hacEnded: true };
-    for (const listener of listeners) listener([ended]);
-  });
+  const connect = () => {
+    const chat = sessionStorage.getItem(CHAT_KEY);
+    socket = new WebSocket(chat ? `${url}&chat=${encodeURIComponent(chat)}` : url);
+    socket.addEventListener('open', () => {
+      reconnects = 0;
+      for (const text of outbox.splice(0)) socket.send(text);
+    });
+    socket.addEventListener('message', (event: MessageEvent<string>) => {
+      const message = JSON.parse(event.data) as BridgeMessage;
+      if (message.type === 'chat') return sessionStorage.setItem(CHAT_KEY, message.id);
+      if (message.type === 'events') {
+        if (message.events.some((e) => e.type === 'exit')) conversationEnded = true;
+        return tell(message.events, message.replay);
+      }
+      const call = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.type === 'result') call?.resolve(message.value);
+      else call?.reject(new Error(message.message));
+    });
+    socket.addEventListener('close', () => {
+      for (const call of waiting.values()) call.reject(new Error('hac is no longer running.'));
+      waiting.clear();
+      if (!conversationEnded && reconnects < RECONNECTS) {
+        reconnects++;
+        setTimeout(connect, 125 * 2 ** reconnects);
+        return;
+      }
+      closed = true;
+      tell([{ type: 'exit', hacEnded: true }]);
+    });
+  };
+  connect();
 
   const call = <M extends BridgeMethod>(method: M, params: BridgeParams[M]): Promise<unknown> => {
     if (closed) return Promise.reject(new Error('hac is no longer running.'));

@@ -16,6 +16,8 @@ import {
 } from '../../core/index.js';
 
 const COOKIE = 'hac_token';
+/** How long a tab's conversation waits for the tab to come back (a reload, a dropped connection). */
+const KEEP_MS = 10 * 60 * 1000;
 
 export interface WebServerOptions {
   port: number;
@@ -45,7 +47,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       { body: readFileSync(path.join(options.rendererDir, file)), type },
     ]),
   );
-  const chats = new Set<BridgeSession>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   let port = 0;
 
@@ -82,25 +83,55 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws));
+    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws, url.searchParams.get('chat')));
   });
 
-  const connect = (ws: WebSocket) => {
-    const send = (message: BridgeMessage) => ws.send(JSON.stringify(message));
-    const chat = new BridgeSession({
-      runtime: options.runtime,
-      history: options.history,
-      sendEvents: (events) => send({ type: 'events', events }),
-      // This tab's conversation ends (its page offers a new one); the server ends with the last one.
-      onExit: () => {
-        chat.close();
-        chats.delete(chat);
-        options.logger.info(`hac web: a conversation ended (${chats.size} open).`);
-        if (chats.size === 0) options.onExit();
-      },
-    });
-    chats.add(chat);
-    options.logger.info(`hac web: a tab connected (${chats.size} open).`);
+  /**
+   * Each tab's conversation, by an id only that tab knows. A conversation outlives its socket for KEEP_MS, so a
+   * reloaded page (or one whose connection dropped) reattaches to it and draws it again.
+   */
+  const kept = new Map<string, { chat: BridgeSession; socket?: WebSocket; expiry?: NodeJS.Timeout }>();
+  const attached = () => [...kept.values()].filter((entry) => entry.socket).length;
+  const forget = (id: string) => {
+    const entry = kept.get(id);
+    if (!entry) return;
+    clearTimeout(entry.expiry);
+    entry.chat.close();
+    kept.delete(id);
+  };
+
+  const connect = (ws: WebSocket, asked: string | null) => {
+    const send = (socket: WebSocket | undefined, message: BridgeMessage) =>
+      socket?.send(JSON.stringify(message));
+    // A conversation another live tab holds (a duplicated tab) is not taken over: that tab gets a new one.
+    const found = asked ? kept.get(asked) : undefined;
+    const id = found && !found.socket ? asked! : randomBytes(16).toString('base64url');
+    let entry = kept.get(id);
+    if (entry) {
+      clearTimeout(entry.expiry);
+      entry.socket = ws;
+      send(ws, { type: 'chat', id });
+      send(ws, { type: 'events', events: entry.chat.replay(), replay: true });
+      options.logger.info(`hac web: a tab reattached to its conversation (${attached()} open).`);
+    } else {
+      const chat: BridgeSession = new BridgeSession({
+        runtime: options.runtime,
+        history: options.history,
+        sendEvents: (events) => send(kept.get(id)?.socket, { type: 'events', events }),
+        // This tab's conversation ends (its page offers a new one); the server ends with the last one.
+        onExit: () => {
+          forget(id);
+          options.logger.info(`hac web: a conversation ended (${attached()} open).`);
+          if (attached() === 0) options.onExit();
+        },
+      });
+      entry = { chat, socket: ws };
+      kept.set(id, entry);
+      send(ws, { type: 'chat', id });
+      options.logger.info(`hac web: a tab connected (${attached()} open).`);
+      void chat.open();
+    }
+    const { chat } = entry;
     ws.on('message', (data: Buffer, isBinary) => {
       let raw: unknown;
       try {
@@ -113,19 +144,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         options.logger.warn(`hac web: refused a call: ${parsed.problem}`);
         return ws.close(1008, 'invalid call');
       }
-      const { id } = parsed.call;
+      const { id: callId } = parsed.call;
       chat.call(parsed.call).then(
-        (value) => send({ type: 'result', id, value: value ?? null }),
+        (value) => send(ws, { type: 'result', id: callId, value: value ?? null }),
         (error: unknown) =>
-          send({ type: 'failure', id, message: error instanceof Error ? error.message : String(error) }),
+          send(ws, {
+            type: 'failure',
+            id: callId,
+            message: error instanceof Error ? error.message : String(error),
+          }),
       );
     });
     ws.on('close', () => {
-      chat.close();
-      chats.delete(chat);
-      options.logger.info(`hac web: a tab closed (${chats.size} open).`);
+      const current = kept.get(id);
+      if (current?.socket !== ws) return;
+      current.socket = undefined;
+      current.expiry = setTimeout(() => forget(id), KEEP_MS).unref();
+      options.logger.info(`hac web: a tab closed (${attached()} open).`);
     });
-    void chat.open();
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -136,7 +172,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     async close() {
-      for (const chat of chats) chat.close();
+      for (const id of [...kept.keys()]) forget(id);
       for (const client of sockets.clients) client.close(1001, 'hac is closing');
       sockets.close();
       server.closeAllConnections();

@@ -16,8 +16,11 @@ export interface HacBridge {
   history(): Promise<string[]>;
   /** Opens an http(s) link in the system browser (after the host's checks). */
   openLink(url: string): Promise<void>;
-  /** Every host event of this window's conversation, in order, in batches; returns the unsubscribe. */
-  onEvents(listener: (events: HostEvent[]) => void): () => void;
+  /**
+   * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
+   * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
+   */
+  onEvents(listener: (events: HostEvent[], replay?: boolean) => void): () => void;
 }
 
 /** The bridge's methods that are calls (everything but the event subscription). */
@@ -37,11 +40,15 @@ export type BridgeCall = {
   [M in BridgeMethod]: { id: number; method: M; params: BridgeParams[M] };
 }[BridgeMethod];
 
-/** What the host sends the page: a call's result or failure, or a batch of host events. */
+/**
+ * What the host sends the page: a call's result or failure, a batch of host events (`replay`: the conversation
+ * from its start, after a reload), or the id of the page's conversation, to reattach to it after a reload.
+ */
 export type BridgeMessage =
   | { type: 'result'; id: number; value: unknown }
   | { type: 'failure'; id: number; message: string }
-  | { type: 'events'; events: HostEvent[] };
+  | { type: 'events'; events: HostEvent[]; replay?: boolean }
+  | { type: 'chat'; id: string };
 
 /** Payload limits: a 1 MB paste is fine; anything bigger is refused, not buffered. */
 export const BRIDGE_LIMITS = { textChars: 1_000_000, prefixChars: 1_000, urlChars: 2_048 } as const;

@@ -30,7 +30,12 @@ export interface ChatControllerOptions {
   unattended?: { approveTools: boolean };
   /** How long streamed text collects before it is handed on: 0 (a terminal) or 16 ms (a window). */
   deltaBatchMs?: number;
+  /** `/resume` shows the end of the conversation it resumed (a window; a terminal keeps its scrollback short). */
+  showResumed?: boolean;
 }
+
+/** The messages of a resumed conversation a window shows: its last 50. */
+const RESUMED_SHOWN = 50;
 
 /** How a message's turn ended: a one-shot run exits with it. */
 export interface TurnOutcome {
@@ -192,7 +197,9 @@ export class ChatController {
   }
 
   private async command(line: string): Promise<void> {
+    const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
+    if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
     for (;;) {
       if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
       if (output.exit) return this.emit({ type: 'exit' });
@@ -200,6 +207,20 @@ export class ChatController {
       if (!question) return;
       const reply = await this.ask('choice', question.prompt, question.choices).catch(() => '0');
       output = await question.answer(reply);
+    }
+  }
+
+  /** The end of the conversation now kept, as it looked when it was held: questions and answers. */
+  private showConversation(): void {
+    const messages = this.chat.conversation.history;
+    const earlier = messages.length - RESUMED_SHOWN;
+    if (earlier > 0) this.emit({ type: 'notice', level: 'dim', text: `(${earlier} earlier messages)` });
+    for (const message of messages.slice(Math.max(0, earlier))) {
+      if (message.role === 'user') this.emit({ type: 'input', text: message.content, reply: false });
+      else if (message.role === 'assistant') {
+        this.emit({ type: 'text-delta', text: message.content });
+        this.emit({ type: 'turn-end', status: 'answered' });
+      }
     }
   }
 

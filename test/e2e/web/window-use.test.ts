@@ -220,5 +220,39 @@ describe.skipIf(NO_BROWSER)(
       await waitForTranscript(page, /the second answer/);
       await expect.poll(async () => (await visibleLines(page)).join('\n')).toContain('the second answer');
     });
+
+    it('a-reload-reattaches-the-tab-to-its-conversation-redraws-it-and-keeps-the-draft', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(openaiReply.text(['첫 번째 **답**입니다.']), openaiReply.text(['the follow-up answer']));
+      await send(page, '안녕하세요');
+      await waitForTranscript(page, /첫 번째 답입니다\./);
+      await expect.poll(() => status(page)).toContain('ready');
+      await page.keyboard.insertText('초안 draft');
+      await page.reload();
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      const text = await waitForTranscript(page, /첫 번째 답입니다\./);
+      expect(text).toContain('humble-ai> 안녕하세요');
+      expect(text.match(/첫 번째 답입니다/g)).toHaveLength(1); // drawn once, not twice
+      expect(await page.locator('#prompt').inputValue()).toBe('초안 draft');
+      await page.locator('#prompt').fill('');
+      await send(page, 'and then?');
+      await waitForTranscript(page, /the follow-up answer/);
+      // The model got the conversation so far: the reload lost nothing of the context.
+      const contents = fake.requests[1]!.body.messages.map((m: { content: string }) => m.content);
+      expect(contents).toEqual(expect.arrayContaining(['안녕하세요', '첫 번째 **답**입니다.', 'and then?']));
+    });
+
+    it('resume-in-the-window-shows-the-conversation-it-resumed', async () => {
+      const { fake, web } = await serve();
+      const first = await open(web);
+      fake.reply(openaiReply.text(['東京は晴れです。']));
+      await send(first, '東京の天気は?');
+      await waitForTranscript(first, /東京は晴れです。/);
+      const other = await open(web);
+      await send(other, '/resume 1');
+      const text = await waitForTranscript(other, /Resumed/);
+      expect(text).toMatch(/humble-ai> 東京の天気は\?\n東京は晴れです。\n[^\n]*Resumed/);
+    });
   },
 );
