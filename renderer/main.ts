@@ -4,9 +4,11 @@ import { createJumpToLatest } from './jump-to-latest.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
 import { createStatusLine } from './status-line.js';
+import { createStopButton } from './stop-button.js';
 import { installTestHooks } from './test-hooks.js';
 import { createTranscriptOutput } from './transcript-output.js';
 import { createTranscriptView } from './transcript-view.js';
+import { createWelcome } from './welcome.js';
 import { connectWebSocketBridge } from './ws-bridge.js';
 
 declare global {
@@ -31,6 +33,11 @@ const choices = createChoices(byId('choices'), state, {
   },
   restart: () => location.reload(),
 });
+const stop = createStopButton(byId('stop'), state, () => {
+  void bridge.interrupt();
+  prompt.focus();
+});
+const welcome = createWelcome(byId('welcome'));
 const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeTestHooks = installTestHooks(view, output);
 
@@ -41,6 +48,8 @@ const stopEvents = bridge.onEvents((events, replay) => {
     choices.react(event);
     prompt.react(event);
     status.react(event);
+    stop.react(event);
+    welcome.react(event);
   }
 });
 prompt.focus();
@@ -51,6 +60,7 @@ addEventListener('pagehide', () => {
   removeJump();
   prompt.dispose();
   choices.dispose();
+  stop.dispose();
   view.dispose();
 });
 

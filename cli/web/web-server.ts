@@ -58,7 +58,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (!allowed(request, url)) return forbidden(response);
+    if (!allowed(request, url)) {
+      // The page's own address without its token (a bookmark, a typed URL): say how to get in, and nothing more.
+      const lost = url.pathname === '/' && hosts().includes(request.headers.host ?? '');
+      return forbidden(response, lost ? HOW_TO_OPEN : 'Forbidden');
+    }
     const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
     if (!file) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
@@ -186,8 +190,17 @@ function csp(port: number): string {
   return pageCsp(`ws://127.0.0.1:${port} ws://localhost:${port}`);
 }
 
-function forbidden(response: ServerResponse): void {
-  response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden');
+/** What the page's address says without its token. */
+const HOW_TO_OPEN = [
+  'This is hac web, but this address lacks its key.',
+  '',
+  'Open the address `hac web` printed when it started: http://127.0.0.1:<port>/?token=<token>.',
+  'The token is new each time hac web starts; run `hac web` again for a new address.',
+  '',
+].join('\n');
+
+function forbidden(response: ServerResponse, text: string): void {
+  response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
 }
 
 function same(given: string | null | undefined, expected: string): boolean {

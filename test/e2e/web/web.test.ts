@@ -79,8 +79,13 @@ describe('hac web: the server (R-DESK-6)', () => {
     const host = `127.0.0.1:${web.port}`;
     expect((await get(web.port, `/?token=${web.token}`, { Host: host })).status).toBe(200);
     expect((await get(web.port, `/?token=${web.token}`, { Host: `localhost:${web.port}` })).status).toBe(200);
-    expect(await get(web.port, '/', { Host: host })).toEqual({ status: 403, body: 'Forbidden' });
-    expect(await get(web.port, '/?token=wrong', { Host: host })).toEqual({ status: 403, body: 'Forbidden' });
+    // The page's own address without its token says how to open hac, and nothing else (issue 29).
+    for (const address of ['/', '/?token=wrong']) {
+      const answer = await get(web.port, address, { Host: host });
+      expect(answer.status).toBe(403);
+      expect(answer.body).toContain('Open the address `hac web` printed when it started');
+      expect(answer.body).not.toContain(web.token);
+    }
     expect(await get(web.port, `/renderer.js`, { Host: host })).toEqual({ status: 403, body: 'Forbidden' });
     expect(await get(web.port, `/?token=${web.token}`, { Host: `evil.example:${web.port}` })).toEqual({
       status: 403,

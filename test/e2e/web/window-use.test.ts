@@ -254,5 +254,24 @@ describe.skipIf(NO_BROWSER)(
       const text = await waitForTranscript(other, /Resumed/);
       expect(text).toMatch(/humble-ai> 東京の天気は\?\n東京は晴れです。\n[^\n]*Resumed/);
     });
+
+    it('an-empty-window-says-what-is-ready-and-where-to-start-and-a-stop-button-stops-a-streaming-answer', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      const welcome = page.locator('#welcome');
+      await expect.poll(() => welcome.innerText()).toContain('Ready with gpt-test (openai); no MCP servers.');
+      expect(await welcome.innerText()).toMatch(/\/help[\s\S]*\/set-model[\s\S]*\/mcp/);
+      const stop = page.locator('#stop');
+      expect(await stop.isHidden()).toBe(true);
+      fake.reply(openaiReply.text(['thinking about it'], { end: 'stall' }));
+      await send(page, 'a long one');
+      await waitForTranscript(page, /thinking about it/);
+      expect(await welcome.isHidden()).toBe(true);
+      await expect.poll(() => stop.isVisible()).toBe(true);
+      await stop.click();
+      await waitForTranscript(page, /Response cancelled\./);
+      await expect.poll(() => stop.isHidden()).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    });
   },
 );
