@@ -1,5 +1,6 @@
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
+import { fontStack } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
@@ -20,6 +21,7 @@ declare global {
 
 // The page: a transcript above, a prompt below, a status line under it, wired to one conversation's bridge.
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const output = createTranscriptOutput(view);

@@ -42,7 +42,7 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
     allowProposedApi: true, // the unicode addon
     fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'monospace',
     fontSize: 14,
-    lineHeight: 1.15,
+    lineHeight: 1, // the CJK monospace fonts first in the stack are tall already
     cursorInactiveStyle: 'none',
     theme: dark.matches ? DARK : LIGHT,
     // OSC 8 hyperlinks of Markdown links in answers: opened like any other link.

@@ -273,5 +273,36 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => stop.isHidden()).toBe(true);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
     });
+
+    it.each(['ko-KR', 'ja-JP', 'zh-CN'])(
+      'cjk-characters-fill-their-two-cells-with-no-gap-in-%s-in-the-transcript-and-the-prompt',
+      async (locale) => {
+        const { web } = await serve();
+        const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, locale });
+        cleanups.push(() => context.close());
+        const page = await open(web, context);
+        const widths = await page.evaluate(async () => {
+          await document.fonts.ready;
+          const canvas = document.createElement('canvas').getContext('2d')!;
+          const measure = (element: Element, text: string) => {
+            const style = getComputedStyle(element);
+            canvas.font = `${style.fontSize} ${style.fontFamily}`;
+            return canvas.measureText(text).width;
+          };
+          const transcript = document.querySelector('.xterm-rows')!;
+          const prompt = document.querySelector('#prompt')!;
+          return [transcript, prompt].map((element) => ({
+            latin: measure(element, 'M'),
+            cjk: ['한', 'あ', '中', '，'].map((c) => measure(element, c)),
+            // What the transcript draws in one cell: rules, code labels, bullets, quote bars, arrows.
+            narrow: ['─', '│', '•', '…', '→'].map((c) => measure(element, c)),
+          }));
+        });
+        for (const { latin, cjk, narrow } of widths) {
+          for (const width of cjk) expect(Math.abs(width - 2 * latin)).toBeLessThan(0.05);
+          for (const width of narrow) expect(Math.abs(width - latin)).toBeLessThan(0.05);
+        }
+      },
+    );
   },
 );
