@@ -1,22 +1,8 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { Terminal, type ITheme } from '@xterm/xterm';
-
-const DARK: ITheme = {
-  background: '#1e1e1e',
-  foreground: '#d4d4d4',
-  cursor: '#1e1e1e',
-  selectionBackground: '#264f78',
-};
-const LIGHT: ITheme = {
-  background: '#ffffff',
-  foreground: '#1f1f1f',
-  cursor: '#ffffff',
-  selectionBackground: '#add6ff',
-  cyan: '#0e7c86',
-  red: '#c72e0f',
-};
+import { Terminal } from '@xterm/xterm';
+import { DARK, LIGHT } from './palette.js';
 
 /** The transcript's terminal, a write that resolves once the text is on screen, and its disposer. */
 export interface TranscriptView {
