@@ -30,6 +30,15 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
     }
   };
   const write = (text: string) => void (drawn = view.write(text));
+  /** A band behind the lines just written (the user's message), so each turn's start is easy to find. */
+  const markInput = (lines: number) => {
+    void drawn.then(() => {
+      const marker = view.terminal.registerMarker(-lines);
+      const band = view.terminal.registerDecoration({ marker, width: view.terminal.cols, height: lines });
+      band?.onRender((element) => element.classList.add('user-message'));
+      marker.onDispose(() => band?.dispose());
+    });
+  };
 
   return {
     show(events, replay) {
@@ -41,8 +50,17 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
       }
       let text = '';
       for (const event of events) {
-        text += transcript.render(event);
+        const printed = transcript.render(event);
         if (event.type === 'status') showMarkdown(event.status.markdown);
+        if (event.type !== 'input' || event.reply || !printed) {
+          text += printed;
+          continue;
+        }
+        // A message the user sent: written on its own, then marked across the width (a turn starts here).
+        if (text) write(text);
+        text = '';
+        write(printed);
+        markInput(printed.replace(/^\n/, '').split('\n').length - 1);
       }
       // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
       if (text) write(text);

@@ -71,7 +71,7 @@ export class TranscriptRenderer {
         return this.prompt(event.text);
       case 'input':
         if (event.reply) return this.newline(event.text);
-        return this.line(`${PROMPT}${event.text}`);
+        return this.line(this.styles.bold(`${PROMPT}${event.text}`)); // the user's own words stand out
       case 'command-output':
         return event.lines.length ? this.line(event.lines.join('\n')) : '';
       case 'busy':

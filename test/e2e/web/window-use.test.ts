@@ -304,5 +304,26 @@ describe.skipIf(NO_BROWSER)(
         }
       },
     );
+
+    it('the-users-messages-stand-out-and-each-turn-starts-at-a-visible-band', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(openaiReply.text(['하나']), openaiReply.text(['둘']));
+      await send(page, '첫 질문');
+      await waitForTranscript(page, /하나/);
+      await send(page, 'second\nquestion');
+      await waitForTranscript(page, /둘/);
+      const lines = await transcriptLines(page);
+      const row = lines.indexOf('humble-ai> 첫 질문');
+      const styles = await page.evaluate((y) => window.hacTranscript!.styles(y), row);
+      expect(styles.every((cell) => cell.split(':')[1]!.includes('b'))).toBe(true); // bold, glyph and words
+      const answer = await page.evaluate((y) => window.hacTranscript!.styles(y), lines.indexOf('하나'));
+      expect(answer.some((cell) => cell.split(':')[1]!.includes('b'))).toBe(false);
+      // One band per message, as tall as the message (the second has two lines).
+      const bands = page.locator('.user-message');
+      await expect.poll(() => bands.count()).toBe(2);
+      const [first, second] = [(await bands.nth(0).boundingBox())!, (await bands.nth(1).boundingBox())!];
+      expect(Math.round(second.height / first.height)).toBe(2);
+    });
   },
 );
