@@ -41,10 +41,11 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const transcript = new TranscriptRenderer(styles);
   // Answers as styled Markdown on a colour terminal; what it needs besides loads once the prompt is up.
   const markdown = styles === ANSI_STYLES && runtime.config().markdown;
-  if (markdown) transcript.markdown = { hyperlinks: false };
+  const columns = () => out.columns; // a table wider than the terminal is shown as written
+  if (markdown) transcript.markdown = { hyperlinks: false, columns };
   const loadMarkdownExtras = async () => {
     const { createSupportsHyperlinks } = await import('supports-hyperlinks');
-    if (createSupportsHyperlinks(out) && controller.idle) transcript.markdown = { hyperlinks: true };
+    if (createSupportsHyperlinks(out) && controller.idle) transcript.markdown = { hyperlinks: true, columns };
     transcript.highlighter = await loadHighlighter();
   };
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.

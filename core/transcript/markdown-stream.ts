@@ -1,3 +1,4 @@
+import { drawTable, MAX_TABLE_CHARS } from './markdown-table.js';
 import { CodeBlock, type Highlighter } from './code-block.js';
 import { readLineStart } from './markdown-blocks.js';
 import { flanking, isSpace, runStyles, type Emphasis } from './markdown-emphasis.js';
@@ -9,6 +10,8 @@ export interface MarkdownOptions {
   /** OSC 8 hyperlinks (the terminal supports them); otherwise a link shows its URL after its text. */
   hyperlinks: boolean;
   highlight?: Highlighter;
+  /** The screen's width in cells now: a table wider than that is shown as written. */
+  columns?: () => number | undefined;
 }
 
 // Bounds on what is held back: text is printed as it arrives except these short pieces.
@@ -27,7 +30,7 @@ const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
  * is cut into deltas. Tables and anything it does not recognise are printed as written.
  */
 export class MarkdownStream {
-  private mode: 'line-start' | 'inline' | 'raw-line' | 'code' = 'line-start';
+  private mode: 'line-start' | 'inline' | 'raw-line' | 'code' | 'table' | 'table-next' = 'line-start';
   private out = '';
   /** The start of a line, held until it shows what block it opens. */
   private head = '';
@@ -43,6 +46,10 @@ export class MarkdownStream {
   private prev = '';
   /** The fenced code block being read (mode `code`). */
   private code: CodeBlock | undefined;
+  /** The table being held (modes `table`, and `table-next` at the start of the line after a row). */
+  private table: string[] = [];
+  private tableLine = '';
+  private tableChars = 0;
 
   constructor(private readonly options: MarkdownOptions) {}
 
@@ -80,6 +87,7 @@ export class MarkdownStream {
 
   /** The end of the answer (or another event in between): what is held is printed, styles are closed. */
   flush(): string {
+    if (this.mode === 'table' || this.mode === 'table-next') this.endTable();
     if (this.mode === 'line-start' && this.head !== '') this.decideHead(true);
     if (this.code) this.out += this.code.end();
     this.endInline();
@@ -134,6 +142,9 @@ export class MarkdownStream {
         return;
       case 'code':
         return this.feedCode(c);
+      case 'table':
+      case 'table-next':
+        return this.feedTable(c);
     }
   }
 
@@ -176,7 +187,7 @@ export class MarkdownStream {
       case 'rule':
         return this.printRule(start.indent, start.newline);
       case 'table': {
-        this.mode = 'raw-line';
+        this.mode = 'table';
         const text = this.head;
         this.head = '';
         for (const ch of text) this.feed(ch);
@@ -214,6 +225,55 @@ export class MarkdownStream {
     this.mode = 'line-start';
     this.head = '';
     this.prev = '';
+  }
+
+  // ---- Tables (markdown-table.ts): held row by row until a line that is not one, then drawn.
+
+  private feedTable(c: string): void {
+    if (this.mode === 'table-next') {
+      if (c === ' ' || c === '\t') return void (this.tableLine += c);
+      if (c !== '|') {
+        // The table has ended: draw it, then read this line as any other.
+        const held = this.tableLine;
+        this.endTable();
+        for (const ch of held + c) this.feed(ch);
+        return;
+      }
+      this.mode = 'table';
+    }
+    if (c === '\n') {
+      this.table.push(this.tableLine);
+      this.tableLine = '';
+      this.mode = 'table-next';
+      return;
+    }
+    this.tableLine += c;
+    if (++this.tableChars <= MAX_TABLE_CHARS) return;
+    // Too long to hold: as written, and the rest of its line too.
+    this.out += this.table.map((line) => `${line}\n`).join('') + this.tableLine;
+    this.resetTable();
+    this.mode = 'raw-line';
+  }
+
+  /** Draws the table held (a row cut short included) and goes back to the start of a line. */
+  private endTable(): void {
+    const row = this.mode === 'table' && this.tableLine.trim() !== '' ? [this.tableLine] : [];
+    this.out += drawTable([...this.table, ...row], this.options.columns?.(), (cell) => this.inline(cell));
+    this.resetTable();
+    this.newLine();
+  }
+
+  /** `text` as the inline content of one line (a table cell): emphasis, code and links, no blocks. */
+  private inline(text: string): string {
+    const cell = new MarkdownStream({ ...this.options, columns: undefined });
+    cell.startInline('', text);
+    return cell.flush();
+  }
+
+  private resetTable(): void {
+    this.table = [];
+    this.tableLine = '';
+    this.tableChars = 0;
   }
 
   // ---- Fenced code (code-block.ts).

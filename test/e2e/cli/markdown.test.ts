@@ -115,3 +115,33 @@ describe('each answer starts and ends in a clean state (issue 29)', () => {
     expect(cellsOf(term, 'plain')?.every((c) => c.colour === 'default')).toBe(true);
   });
 });
+
+describe('tables in the terminal (issue 29)', () => {
+  it('a-table-is-drawn-with-box-lines-its-korean-columns-lined-up', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    writeCliHome(home, fake.baseUrl);
+    const hac = new HacPty(home);
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    const table = '| 도시 | 기온 |\n|---|--:|\n| 서울 | 3 |\n| Tokyo | 12 |\nDone.';
+    fake.reply(openaiReply.text(table.match(/[\s\S]{1,4}/g) ?? []));
+    hac.write('weather\r');
+    await hac.waitFor('Done.');
+    const term = await replay(hac.output);
+    cleanups.push(() => Promise.resolve(term.dispose()));
+    const rows = rowsOf(term);
+    const top = rows.findIndex((row) => row.startsWith('┌'));
+    expect(rows.slice(top, top + 7)).toEqual([
+      '┌───────┬──────┐',
+      '│ 도시  │ 기온 │',
+      '├───────┼──────┤',
+      '│ 서울  │    3 │',
+      '│ Tokyo │   12 │',
+      '└───────┴──────┘',
+      'Done.',
+    ]);
+    expect(cellsOf(term, '도시')?.every((c) => c.bold)).toBe(true);
+  });
+});

@@ -325,5 +325,25 @@ describe.skipIf(NO_BROWSER)(
       const [first, second] = [(await bands.nth(0).boundingBox())!, (await bands.nth(1).boundingBox())!];
       expect(Math.round(second.height / first.height)).toBe(2);
     });
+
+    it('a-table-in-an-answer-is-drawn-with-box-lines-its-cjk-columns-lined-up', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      const table = '| 都市 | 気温 |\n|---|--:|\n| 東京 | 12 |\n| Seoul | 3 |\nDone.';
+      fake.reply(openaiReply.text(table.match(/[\s\S]{1,4}/g) ?? []));
+      await send(page, 'weather');
+      const text = await waitForTranscript(page, /Done\./);
+      expect(text).toContain(
+        [
+          '┌───────┬──────┐',
+          '│ 都市  │ 気温 │',
+          '├───────┼──────┤',
+          '│ 東京  │   12 │',
+          '│ Seoul │    3 │',
+          '└───────┴──────┘',
+          'Done.',
+        ].join('\n'),
+      );
+    });
   },
 );
