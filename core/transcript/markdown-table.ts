@@ -29,9 +29,10 @@ export function drawTable(
   const total = widths.reduce((sum, w) => sum + w + 3, 1);
   if (columns !== undefined && total > columns) return asWritten;
 
+  // Lines at full strength: a dim one-pixel line can all but vanish between two pixel rows.
   const rule = (left: string, middle: string, right: string) =>
-    `${SGR.dimOn}${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}${SGR.dimOff}\n`;
-  const bar = `${SGR.dimOn}│${SGR.dimOff}`;
+    `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}\n`;
+  const bar = '│';
   const line = (row: string[], bold: boolean) =>
     `${bar}${widths
       .map((w, i) => {

@@ -67,12 +67,13 @@ describe.skipIf(NO_BROWSER)(
           'The build is **green**; the *flaky* test is ~~gone~~. Run `npm run check` first.\n\n',
           '1. Tag the release\n2. **Publish** to npm\n- see [the docs](https://example.com/docs)\n\n',
           '```python\ndef deploy(version: str) -> bool:\n    return publish(version)  # 東京リージョン\n```\n\n',
+          '| 環境 | 지역 | 状態 |\n|---|---|:-:|\n| prod | 서울 | ✅ |\n| staging | 東京 | 準備中 |\n\n',
           '> 注意: back up `config.json` first.\n',
         ]),
       );
       const browser = await launchChromium();
       cleanups.push(() => browser.close());
-      const page = await browser.newPage({ viewport: { width: 960, height: 520 }, colorScheme: 'dark' });
+      const page = await browser.newPage({ viewport: { width: 960, height: 620 }, colorScheme: 'dark' });
       await page.goto(web.url);
       await page.waitForFunction(() => document.activeElement?.id === 'prompt');
       await page.waitForTimeout(300); // the highlighter loads after the page
@@ -85,5 +86,40 @@ describe.skipIf(NO_BROWSER)(
       await page.screenshot({ path: file });
       expect(statSync(file).size).toBeGreaterThan(20_000);
     });
+
+    it.each(['light', 'dark'] as const)(
+      'the first view and a question with its buttons (%s)',
+      async (scheme) => {
+        const fake = await startOpenAIFake();
+        cleanups.push(() => fake.close());
+        const home = tempDir();
+        writeCliHome(home, fake.baseUrl, { servers: { files: testServerEntry('files on this machine') } });
+        const web = await HacWeb.start(home);
+        cleanups.push(() => web.stop());
+        const browser = await launchChromium();
+        cleanups.push(() => browser.close());
+        const page = await browser.newPage({
+          viewport: { width: 960, height: 420 },
+          colorScheme: scheme,
+          locale: 'ko-KR',
+        });
+        await page.goto(web.url);
+        await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+        await page.locator('#welcome', { hasText: '1 of 1 MCP servers connected' }).waitFor();
+        const dir = outDir ?? tempDir();
+        mkdirSync(dir, { recursive: true });
+        const first = path.join(dir, `desktop-start-${scheme}.png`);
+        await page.screenshot({ path: first });
+        fake.reply(
+          openaiReply.toolCalls([{ id: 'call_1', name: 'files__echo', arguments: { text: '서울의 날씨' } }]),
+        );
+        await send(page, '서울 날씨를 알려줘');
+        await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+        await page.locator('#choices button', { hasText: 'Yes' }).waitFor();
+        const question = path.join(dir, `desktop-question-${scheme}.png`);
+        await page.screenshot({ path: question });
+        for (const file of [first, question]) expect(statSync(file).size).toBeGreaterThan(10_000);
+      },
+    );
   },
 );
