@@ -3,5 +3,6 @@
 export { TranscriptRenderer } from './transcript/transcript.js';
 export { ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
+export { CODE_MARK_OSC } from './transcript/markdown-stream.js';
 export type { HostEvent, ChatStatus } from './types/host-event.js';
 export type { HacBridge, BridgeMessage, BridgeMethod, BridgeParams } from './host/bridge.js';

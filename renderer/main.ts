@@ -1,5 +1,6 @@
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
+import { createCodeCopy } from './code-copy.js';
 import { fontStack } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import type { HacBridge } from './core-types.js';
@@ -41,6 +42,7 @@ const stop = createStopButton(byId('stop'), state, () => {
 });
 const welcome = createWelcome(byId('welcome'));
 const removeJump = createJumpToLatest(view, () => prompt.focus());
+const removeCodeCopy = createCodeCopy(view);
 const removeTestHooks = installTestHooks(view, output);
 
 const stopEvents = bridge.onEvents((events, replay) => {
@@ -60,6 +62,7 @@ addEventListener('pagehide', () => {
   stopEvents();
   removeTestHooks();
   removeJump();
+  removeCodeCopy();
   prompt.dispose();
   choices.dispose();
   stop.dispose();

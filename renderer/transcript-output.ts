@@ -20,7 +20,9 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
   const showMarkdown = (on: boolean) => {
     if (on === markdown) return;
     markdown = on;
-    transcript.markdown = on ? { hyperlinks: true, columns: () => view.terminal.cols } : undefined;
+    transcript.markdown = on
+      ? { hyperlinks: true, columns: () => view.terminal.cols, codeMarks: true }
+      : undefined;
     if (on) {
       const styled = transcript;
       void loadHighlighter().then(

@@ -5,6 +5,8 @@ export type Highlighter = (code: string, language: string) => string | undefined
 
 // A code line is held until it is whole (text may not wait long on screen): a longer one goes out as it comes.
 const MAX_CODE_LINE = 2000;
+/** The longest code a Copy button is offered for. */
+const MAX_SOURCE = 1_000_000;
 /** Code lines a new line is highlighted after, at most. */
 const CONTEXT_LINES = 50;
 
@@ -21,6 +23,11 @@ export class CodeBlock {
   /** The completed lines of the current window: the context new lines are highlighted after. */
   private earlier: string[] = [];
   private isClosed = false;
+  /** The block's code as written, for a Copy button (undefined past MAX_SOURCE: not offered). */
+  private source: string[] | undefined = [];
+  private sourceChars = 0;
+  /** A line too long to hold, as it came (printed already). */
+  private longLine = '';
 
   constructor(
     private readonly marker: string,
@@ -39,12 +46,21 @@ export class CodeBlock {
     return this.isClosed;
   }
 
+  /** The code as written (without its fences), or undefined when it is too long to offer for copying. */
+  get code(): string | undefined {
+    return this.source?.join('\n');
+  }
+
   /** Text of a line, without line breaks. */
   text(text: string): string {
-    if (this.long) return text;
+    if (this.long) {
+      this.longLine += text;
+      return text;
+    }
     this.line += text;
     if (this.line.length <= MAX_CODE_LINE) return '';
     const out = this.printLines() + this.line;
+    this.longLine = this.line;
     this.line = '';
     this.long = true;
     this.earlier = []; // the raw line breaks the context: highlighting starts afresh after it
@@ -55,9 +71,12 @@ export class CodeBlock {
   lineBreak(): string {
     if (this.long) {
       this.long = false;
+      this.keep(this.longLine);
+      this.longLine = '';
       return '\n';
     }
     if (this.atClosingFence()) return this.close();
+    this.keep(this.line);
     this.completed.push(this.line);
     this.line = '';
     return '';
@@ -69,10 +88,20 @@ export class CodeBlock {
    */
   finish(): string {
     if (this.isClosed) return '';
-    if (this.long) return `\n${this.close()}`;
+    if (this.long) {
+      this.keep(this.longLine);
+      return `\n${this.close()}`;
+    }
     if (this.atClosingFence()) return this.close();
     const held = this.end();
     return held ? `${held}\n${this.close()}` : this.close();
+  }
+
+  private keep(line: string): void {
+    if (!this.source) return;
+    this.sourceChars += line.length + 1;
+    if (this.sourceChars > MAX_SOURCE) this.source = undefined;
+    else this.source.push(line);
   }
 
   private atClosingFence(): boolean {
@@ -90,6 +119,7 @@ export class CodeBlock {
   end(): string {
     const done = this.printLines();
     if (this.line === '') return done;
+    this.keep(this.line);
     this.completed.push(this.line);
     this.line = '';
     return done + this.printLines().slice(0, -1);

@@ -12,7 +12,15 @@ export interface MarkdownOptions {
   highlight?: Highlighter;
   /** The screen's width in cells now: a table wider than that is shown as written. */
   columns?: () => number | undefined;
+  /**
+   * Marks where each code block starts and ends with an OSC sequence (a window offers a Copy button there); a
+   * terminal is not given them.
+   */
+  codeMarks?: boolean;
 }
+
+/** The OSC number of the code block marks: `start`, then `end;` and the code, URI-encoded. */
+export const CODE_MARK_OSC = 7717;
 
 // Bounds on what is held back: text is printed as it arrives except these short pieces.
 const MAX_LINK_TEXT = 300;
@@ -101,8 +109,10 @@ export class MarkdownStream {
    * break, a held line start, styles), so the next answer starts afresh at the start of a line.
    */
   finish(): string {
-    if (this.code) this.out += this.code.finish();
-    this.code = undefined;
+    if (this.code) {
+      this.out += this.code.finish();
+      this.closeCode(this.code);
+    }
     if (this.mode === 'code') this.mode = 'line-start';
     const out = this.flush();
     this.mode = 'line-start';
@@ -280,6 +290,7 @@ export class MarkdownStream {
 
   private openFence(indent: string, marker: string, language: string): void {
     this.code = new CodeBlock(marker, language, () => this.options.highlight);
+    if (this.options.codeMarks) this.out += `\x1b]${CODE_MARK_OSC};start\x07`;
     this.out += this.code.label(indent);
     this.head = '';
     this.mode = 'code';
@@ -289,8 +300,15 @@ export class MarkdownStream {
     const code = this.code!;
     this.out += c === '\n' ? code.lineBreak() : code.text(c);
     if (!code.closed) return;
-    this.code = undefined;
+    this.closeCode(code);
     this.newLine();
+  }
+
+  private closeCode(code: CodeBlock): void {
+    this.code = undefined;
+    const text = code.code;
+    if (this.options.codeMarks && text !== undefined)
+      this.out += `\x1b]${CODE_MARK_OSC};end;${encodeURIComponent(text)}\x07`;
   }
 
   // ---- Inline: emphasis, code spans, links.

@@ -345,5 +345,26 @@ describe.skipIf(NO_BROWSER)(
         ].join('\n'),
       );
     });
+
+    it('each-code-block-has-a-copy-button-that-copies-the-code-as-written', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      const code = 'const 인사 = "안녕";\nconsole.log(`${인사}, 世界`);';
+      const answer = `Run this:\n\n\`\`\`js\n${code}\n\`\`\`\n\nand this:\n\n\`\`\`sh\nls -la\n\`\`\``;
+      fake.reply(openaiReply.text(answer.match(/[\s\S]{1,5}/g) ?? []));
+      await send(page, 'code please');
+      await waitForTranscript(page, /ls -la/);
+      const buttons = page.locator('.copy-code');
+      await expect.poll(() => buttons.count()).toBe(2);
+      // The first button sits on the first block's label line.
+      const label = (await page.locator('.xterm-rows > div', { hasText: '─── js' }).boundingBox())!;
+      const first = (await buttons.nth(0).boundingBox())!;
+      expect(Math.abs(first.y + first.height / 2 - (label.y + label.height / 2))).toBeLessThan(label.height);
+      await buttons.nth(0).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+      await buttons.nth(1).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('ls -la');
+      expect((await transcriptLines(page)).join('\n')).not.toContain('7717');
+    });
   },
 );
