@@ -3,6 +3,7 @@ import { createChoices } from './choices.js';
 import { createCodeCopy } from './code-copy.js';
 import { fontStack } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
+import { createLineMarks } from './line-marks.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
 import { createStatusLine } from './status-line.js';
@@ -25,7 +26,7 @@ const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) 
 document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
-const output = createTranscriptOutput(view);
+const output = createTranscriptOutput(view, createLineMarks(view, byId('tool-output')));
 const state = createChatState(document.body);
 const status = createStatusLine(byId('status'), state);
 const prompt = createPromptInput({ textarea: byId('prompt'), bridge, view, output, state, status });
@@ -56,6 +57,7 @@ const stopEvents = bridge.onEvents((events, replay) => {
     welcome.react(event);
   }
 });
+byId('tool-output').addEventListener('close', () => prompt.focus());
 prompt.focus();
 
 addEventListener('pagehide', () => {

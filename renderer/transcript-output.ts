@@ -1,4 +1,5 @@
 import { ANSI_STYLES, loadHighlighter, TranscriptRenderer, type HostEvent } from './core-types.js';
+import type { LineMarks } from './line-marks.js';
 import type { TranscriptView } from './transcript-view.js';
 
 /** Host events drawn into the transcript, through the same renderer as the CLI. */
@@ -11,7 +12,7 @@ export interface TranscriptOutput {
   drawn(): Promise<void>;
 }
 
-export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
+export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): TranscriptOutput {
   let transcript = new TranscriptRenderer(ANSI_STYLES);
   let markdown: boolean | undefined;
   let drawn = Promise.resolve();
@@ -32,15 +33,8 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
     }
   };
   const write = (text: string) => void (drawn = view.write(text));
-  /** A band behind the lines just written (the user's message), so each turn's start is easy to find. */
-  const markInput = (lines: number) => {
-    void drawn.then(() => {
-      const marker = view.terminal.registerMarker(-lines);
-      const band = view.terminal.registerDecoration({ marker, width: view.terminal.cols, height: lines });
-      band?.onRender((element) => element.classList.add('user-message'));
-      marker.onDispose(() => band?.dispose());
-    });
-  };
+  const marked = (event: HostEvent) =>
+    (event.type === 'input' && !event.reply) || event.type === 'tool-result';
 
   return {
     show(events, replay) {
@@ -54,15 +48,16 @@ export function createTranscriptOutput(view: TranscriptView): TranscriptOutput {
       for (const event of events) {
         const printed = transcript.render(event);
         if (event.type === 'status') showMarkdown(event.status.markdown);
-        if (event.type !== 'input' || event.reply || !printed) {
+        if (!marked(event) || !printed) {
           text += printed;
           continue;
         }
-        // A message the user sent: written on its own, then marked across the width (a turn starts here).
+        // A message the user sent, or a tool's result: written on its own, then marked once it is on screen.
         if (text) write(text);
         text = '';
         write(printed);
-        markInput(printed.replace(/^\n/, '').split('\n').length - 1);
+        const lines = printed.replace(/^\n/, '').split('\n').length - 1;
+        void drawn.then(() => marks(event, lines));
       }
       // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
       if (text) write(text);

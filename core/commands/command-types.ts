@@ -50,6 +50,8 @@ export interface CommandContext {
   setMcpEnabled(name: string, on: boolean): Promise<void>;
   /** The line saying which servers' tools the active model's tool limit leaves out, if any. */
   toolLimitLine(): Promise<string | undefined>;
+  /** This conversation's last tool results, newest first. */
+  toolResults(): readonly { summary: string; output: string }[];
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
   discoverModels(): Promise<DiscoveredModel[]>;
 }

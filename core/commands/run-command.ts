@@ -2,6 +2,7 @@ import type { CommandContext, CommandOutput } from './command-types.js';
 import { mcpCommand, toggleMcpCommand } from './mcp-commands.js';
 import { resumeCommand, sessionsCommand } from './session-commands.js';
 import { setModelCommand } from './set-model.js';
+import { toolCommand } from './tool-command.js';
 
 /** Every command with its one-line description, in the order /help lists them. */
 export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
@@ -17,6 +18,7 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
   { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
   { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
+  { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
   { name: '/exit', usage: '/exit', description: 'Close MCP sessions and exit.' },
 ];
 
@@ -47,6 +49,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return sessionsCommand(ctx);
     case '/resume':
       return resumeCommand(ctx, arg);
+    case '/tool':
+      return toolCommand(ctx, arg);
     case '/exit':
       return { lines: [], exit: true };
     default:

@@ -19,8 +19,18 @@ export interface CompletedTurn {
  * The conversation kept between turns, and its session file: the file appears with the first
  * answered turn and is rewritten after each one. Failed, cancelled and declined turns never reach it.
  */
+/** A tool call's result as `/tool` shows it again. */
+export interface ToolResultView {
+  summary: string;
+  output: string;
+}
+
+/** How many results `/tool` keeps: the last 20. */
+const KEPT_TOOL_RESULTS = 20;
+
 export class Conversation {
   private messages: Message[] = [];
+  private results: ToolResultView[] = [];
   private file: string | undefined;
   private session: SessionFile | undefined;
   contextState: ContextSessionState = newContextSession();
@@ -33,6 +43,18 @@ export class Conversation {
   /** The context sent to the model: earlier users messages and final answers, oldest first. */
   get history(): readonly Message[] {
     return this.messages;
+  }
+
+  /** The last tool results of this conversation, newest first. */
+  get toolResults(): readonly ToolResultView[] {
+    return this.results;
+  }
+
+  noteToolResult(result: ToolResultView): void {
+    this.results = [{ summary: result.summary, output: result.output }, ...this.results].slice(
+      0,
+      KEPT_TOOL_RESULTS,
+    );
   }
 
   get sessionFile(): string | undefined {

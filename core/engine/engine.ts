@@ -269,6 +269,7 @@ export class Engine {
             toolOutputMaxChars: config.toolOutputMaxChars,
             answers: this.answers,
             channel,
+            onResult: (result) => this.deps.conversation.noteToolResult(result),
           },
           signal,
         );

@@ -66,7 +66,11 @@ export interface ToolRunnerOptions {
   toolOutputMaxChars: number;
   answers: PendingAnswers;
   channel: EventChannel<EngineEvent>;
+  /** Called with each result shown, so `/tool` can show it again. */
+  onResult?(result: ToolResultEvent): void;
 }
+
+type ToolResultEvent = Extract<EngineEvent, { type: 'tool-result' }>;
 
 /**
  * Runs one requested call under the tool loop's rules (summary, confirmation, duplicates, timeouts, errors), yielding the events a host shows
@@ -93,12 +97,13 @@ export async function* runToolCall(
   if (call.error !== undefined || !call.tool) {
     const text = `Error: ${call.error ?? `unknown tool ${call.name}`}`;
     state.failed(text);
-    yield {
+    yield shown(options, {
       type: 'tool-result',
       id: call.id,
       ok: false,
       summary: `${call.server ? `${call.server}/${call.name}` : call.name}: ${firstLine(text)}`,
-    };
+      output: text,
+    });
     return { kind: 'result', text, isError: true };
   }
 
@@ -166,20 +171,27 @@ export async function* runToolCall(
   if (isError) {
     text = text.startsWith('Error: ') ? text : `Error: ${text}`;
     state.failed(text);
-    yield {
+    yield shown(options, {
       type: 'tool-result',
       id: call.id,
       ok: false,
       summary: `${call.server}/${call.name} failed: ${firstLine(text.slice(7))}`,
-    };
+      output: text,
+    });
   } else {
     state.results.set(key, text);
-    yield {
+    yield shown(options, {
       type: 'tool-result',
       id: call.id,
       ok: true,
       summary: `${call.server}/${call.name} returned ${text.length} characters.`,
-    };
+      output: text,
+    });
   }
   return { kind: 'result', text, isError };
+}
+
+function shown(options: ToolRunnerOptions, result: ToolResultEvent): ToolResultEvent {
+  options.onResult?.(result);
+  return result;
 }

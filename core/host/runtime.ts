@@ -161,7 +161,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
 
   // What every conversation's commands share; the session commands are added per chat.
-  const shared: Omit<CommandContext, 'newSession' | 'listSessions' | 'resumeSession'> = {
+  const shared: Omit<CommandContext, 'newSession' | 'listSessions' | 'resumeSession' | 'toolResults'> = {
     config: () => config,
     async setActiveModel(choice) {
       modelOverride = undefined;
@@ -237,6 +237,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           await shared.setMcpEnabled(name, on);
           announce({ text: `Server "${name}" is now ${on ? 'enabled' : 'disabled'}.`, chat });
         },
+        toolResults: () => conversation.toolResults,
         newSession: () => conversation.reset(),
         listSessions: () => sessions.list(20),
         resumeSession: (file) => conversation.resume(file),

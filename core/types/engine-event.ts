@@ -46,7 +46,8 @@ export type EngineEvent =
   | { type: 'confirmation-request'; id: string; callId: string }
   /** ask_user: answer with `engine.answer(id, text)`; with options, a number or the option text. */
   | { type: 'question'; id: string; question: string; options?: string[] }
-  | { type: 'tool-result'; id: string; ok: boolean; summary: string }
+  /** A call's outcome: one line for the screen, and `output`, what the model was given (a window shows it on demand). */
+  | { type: 'tool-result'; id: string; ok: boolean; summary: string; output: string }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }
   /** A failed attempt before any output; `message` is one line for the user, saying when it retries. */
   | { type: 'retry'; attempt: number; code: ProviderErrorCode; delayMs: number; message: string }

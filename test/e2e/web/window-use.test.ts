@@ -366,5 +366,30 @@ describe.skipIf(NO_BROWSER)(
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('ls -la');
       expect((await transcriptLines(page)).join('\n')).not.toContain('7717');
     });
+
+    it('a-tool-results-line-has-a-show-button-that-opens-what-the-tool-returned', async () => {
+      const { fake, web } = await serve({
+        servers: { tools: testServerEntry() },
+        config: { toolCallMode: 'auto' },
+      });
+      const page = await open(web);
+      await expect.poll(() => status(page)).toContain('MCP 1/1');
+      fake.reply(
+        openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: '도구 결과 result' } }]),
+        openaiReply.text(['It echoed.']),
+      );
+      await send(page, 'echo it');
+      await waitForTranscript(page, /It echoed\./);
+      const show = page.locator('.show-output');
+      await expect.poll(() => show.count()).toBe(1);
+      await show.click();
+      const dialog = page.locator('#tool-output');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await dialog.locator('h2').innerText()).toMatch(/^tools\/echo returned \d+ characters\.$/);
+      expect(await dialog.locator('pre').innerText()).toContain('도구 결과 result');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    });
   },
 );

@@ -281,6 +281,34 @@ describe('chat controller with nobody to ask (one-shot)', () => {
 });
 
 describe('chat controller: commands', () => {
+  it('/tool lists the last tool results, newest first, and shows one in full', async () => {
+    const h = await start({ ...withTools, config: { toolCallMode: 'auto' } });
+    const { controller, events } = h.open();
+    await controller.submit('/tool');
+    expect(outputLines(events)).toEqual(['No tool results yet in this conversation.']);
+    h.model.reply(
+      [{ call: { name: 'tools__echo', arguments: { text: 'first' } } }],
+      [{ call: { name: 'tools__echo', arguments: { text: 'second\nline' } } }],
+      'done',
+    );
+    await controller.submit('echo twice');
+    events.length = 0;
+    await controller.submit('/tool');
+    const list = outputLines(events);
+    expect(list).toHaveLength(3);
+    expect(list[0]).toMatch(/^ {2}1\) tools\/echo returned \d+ characters\.$/);
+    expect(list[2]).toBe('Use /tool <number> to show one in full.');
+    events.length = 0;
+    await controller.submit('/tool 1');
+    expect(outputLines(events).join('\n')).toContain('second\nline');
+    events.length = 0;
+    await controller.submit('/tool 2');
+    expect(outputLines(events).join('\n')).toContain('first');
+    events.length = 0;
+    await controller.submit('/tool 9');
+    expect(outputLines(events)).toEqual(['Usage: /tool <1-2> (see /tool).']);
+  });
+
   it('/help, unknown commands and /exit', async () => {
     const h = await start();
     const { controller, events } = h.open();

@@ -32,7 +32,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
   'confirmation-request': [{ type: 'confirmation-request', id: 'q1', callId: 'c' }, ''],
   question: [{ type: 'question', id: 'q2', question: 'Which?' }, '\nWhich?\n'],
   'tool-result': [
-    { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.' },
+    { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',
   ],
   'tool-skipped': [
@@ -96,7 +96,7 @@ describe('transcript: every host event', () => {
         { type: 'input', text: 'list files', reply: false },
         { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' },
         { type: 'input', text: 'y', reply: true },
-        { type: 'tool-result', id: 'c', ok: true, summary: 'done' },
+        { type: 'tool-result', id: 'c', ok: true, summary: 'done', output: 'ok' },
       ]),
     ).toBe('humble-ai> list files\nCall now? (Y/N): y\ndone\n');
   });
