@@ -391,5 +391,33 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => dialog.isVisible()).toBe(false);
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
     });
+
+    it('an-answer-ending-with-a-fence-and-no-line-break-leaves-the-next-answers-markdown', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(
+        openaiReply.text(['Run:\n```bash\nls', ' -la\n``', '`']),
+        openaiReply.text(['# 제목\n**굵게** 쓴 ', '글입니다.']),
+        openaiReply.text(['The end, no newline']),
+        openaiReply.text(['## 見出し\nok']),
+      );
+      for (const [question, last] of [
+        ['one', /ls -la/],
+        ['two', /글입니다\./],
+        ['three', /no newline/],
+        ['four', /^ok$/m],
+      ] as const) {
+        await send(page, question);
+        await waitForTranscript(page, last);
+        await expect.poll(() => status(page)).toContain('ready');
+      }
+      const text = (await transcriptLines(page)).join('\n');
+      expect(text).not.toMatch(/```|\*\*|^#/m);
+      expect(text).toContain('humble-ai> two\nWaiting for response...\n제목\n굵게 쓴 글입니다.');
+      expect(text).toContain('The end, no newline\nhumble-ai> four\nWaiting for response...\n見出し\nok');
+      const lines = await transcriptLines(page);
+      const heading = await page.evaluate((y) => window.hacTranscript!.styles(y), lines.indexOf('제목'));
+      expect(heading.every((cell) => cell.endsWith(':bu'))).toBe(true); // a heading, not code colours
+    });
   },
 );
