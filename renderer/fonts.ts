@@ -6,11 +6,10 @@ const CJK_MONO: Record<string, string[]> = {
   'zh-tw': ["'Noto Sans Mono CJK TC'", "'Sarasa Mono TC'"],
   'zh-hk': ["'Noto Sans Mono CJK HK'", "'Sarasa Mono HC'"],
 };
-/** Used where no CJK monospace font is installed (the glyphs then sit in their two cells with some space). */
-const FALLBACK = [
-  "'DejaVu Sans Mono'",
-  "'Menlo'",
-  "'Consolas'",
+/** Latin monospace fonts, small and on every system. */
+const LATIN = ["'DejaVu Sans Mono'", "'Menlo'", "'Consolas'"];
+/** Where no CJK monospace font is installed (CJK glyphs then sit in their two cells with some space), and emoji. */
+const OTHERS = [
   "'Noto Sans CJK KR'",
   "'Apple SD Gothic Neo'",
   "'Malgun Gothic'",
@@ -20,9 +19,11 @@ const FALLBACK = [
 
 /**
  * The font stack for the transcript and the prompt. A terminal's cell is as wide as the first font's Latin
- * letter and a CJK character takes two cells, so the first font must be one whose CJK characters are exactly two
- * Latin letters wide, else every Hangul syllable and kana shows a gap. The user's language picks which CJK
- * font comes first (Han characters and punctuation differ in shape and place); the others follow.
+ * letter and a CJK character takes two cells, so for CJK text without gaps the first font must be one whose CJK
+ * characters are exactly two Latin letters wide. For a user whose languages include Korean, Japanese or Chinese
+ * such a font comes first (Han characters and punctuation differ in shape and place by language), with Hangul and
+ * one-cell symbols from a Korean coding font (styles.css, `hac Grid`). For others a Latin monospace font comes
+ * first: the CJK fonts are large, and loading one before the first paint costs the window about 100 ms to open.
  */
 export function fontStack(languages: readonly string[]): string {
   const order: string[] = [];
@@ -30,9 +31,8 @@ export function fontStack(languages: readonly string[]): string {
     const key = CJK_MONO[language] ? language : language.split('-')[0]!;
     if (CJK_MONO[key] && !order.includes(key)) order.push(key);
   }
-  // Otherwise Japanese first: its kana and punctuation sit where Japanese text expects them.
+  const readsCjk = order.length > 0;
   for (const key of ['ja', 'zh', 'ko', 'zh-tw', 'zh-hk']) if (!order.includes(key)) order.push(key);
-  // Hangul and one-cell symbols first from a Korean coding font whatever the language (styles.css, `hac Grid`):
-  // Noto Sans Mono CJK draws Hangul narrower than two Latin letters and box drawing two cells wide.
-  return ["'hac Grid'", ...order.flatMap((key) => CJK_MONO[key]!), ...FALLBACK].join(', ');
+  const cjk = order.flatMap((key) => CJK_MONO[key]!);
+  return (readsCjk ? ["'hac Grid'", ...cjk, ...LATIN, ...OTHERS] : [...LATIN, ...cjk, ...OTHERS]).join(', ');
 }

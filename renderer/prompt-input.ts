@@ -54,7 +54,11 @@ export function createPromptInput({
     textarea.setSelectionRange(value.length, value.length);
     onInput();
   };
-  setValue(sessionStorage.getItem(DRAFT_KEY) ?? '');
+  // The draft comes back after the page has drawn (the first touch of sessionStorage can block for a while).
+  setTimeout(() => {
+    const draft = sessionStorage.getItem(DRAFT_KEY);
+    if (draft && !textarea.value) setValue(draft);
+  });
 
   const submit = () => {
     const text = textarea.value;

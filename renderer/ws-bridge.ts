@@ -14,7 +14,7 @@ export function connectWebSocketBridge(url: string): HacBridge {
   const listeners = new Set<(events: HostEvent[], replay?: boolean) => void>();
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const outbox: string[] = [];
-  let socket: WebSocket;
+  let socket: WebSocket | undefined;
   let nextId = 1;
   let closed = false;
   let conversationEnded = false;
@@ -26,11 +26,12 @@ export function connectWebSocketBridge(url: string): HacBridge {
   const connect = () => {
     const chat = sessionStorage.getItem(CHAT_KEY);
     socket = new WebSocket(chat ? `${url}&chat=${encodeURIComponent(chat)}` : url);
-    socket.addEventListener('open', () => {
+    const opened = socket;
+    opened.addEventListener('open', () => {
       reconnects = 0;
-      for (const text of outbox.splice(0)) socket.send(text);
+      for (const text of outbox.splice(0)) opened.send(text);
     });
-    socket.addEventListener('message', (event: MessageEvent<string>) => {
+    opened.addEventListener('message', (event: MessageEvent<string>) => {
       const message = JSON.parse(event.data) as BridgeMessage;
       if (message.type === 'chat') return sessionStorage.setItem(CHAT_KEY, message.id);
       if (message.type === 'events') {
@@ -42,7 +43,7 @@ export function connectWebSocketBridge(url: string): HacBridge {
       if (message.type === 'result') call?.resolve(message.value);
       else call?.reject(new Error(message.message));
     });
-    socket.addEventListener('close', () => {
+    opened.addEventListener('close', () => {
       for (const call of waiting.values()) call.reject(new Error('hac is no longer running.'));
       waiting.clear();
       if (!conversationEnded && reconnects < RECONNECTS) {
@@ -54,7 +55,8 @@ export function connectWebSocketBridge(url: string): HacBridge {
       tell([{ type: 'exit', hacEnded: true }]);
     });
   };
-  connect();
+  // After the page has drawn: the first touch of sessionStorage can block for tens of milliseconds.
+  setTimeout(connect, 0);
 
   const call = <M extends BridgeMethod>(method: M, params: BridgeParams[M]): Promise<unknown> => {
     if (closed) return Promise.reject(new Error('hac is no longer running.'));
@@ -62,7 +64,7 @@ export function connectWebSocketBridge(url: string): HacBridge {
     const text = JSON.stringify({ id, method, params });
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      if (socket.readyState === WebSocket.OPEN) socket.send(text);
+      if (socket?.readyState === WebSocket.OPEN) socket.send(text);
       else outbox.push(text);
     });
   };
