@@ -1,4 +1,5 @@
 import { CODE_MARK_OSC } from './core-types.js';
+import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
 
 /**
@@ -18,21 +19,15 @@ export function createCodeCopy(view: TranscriptView): () => void {
     start = undefined;
     if (!marker || !data.startsWith('end;')) return true;
     const code = decodeURIComponent(data.slice(4));
-    const decoration = terminal.registerDecoration({ marker, anchor: 'right', x: 1, width: 6 });
-    decoration?.onRender((element) => {
-      if (element.firstChild) return;
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'copy-code';
-      button.textContent = 'Copy';
-      button.title = 'Copy this code';
-      button.addEventListener('click', () => {
+    lineButton(terminal, marker, {
+      className: 'copy-code',
+      label: 'Copy',
+      title: 'Copy this code',
+      onClick: (button) =>
         void navigator.clipboard.writeText(code).then(() => {
           button.textContent = 'Copied';
           setTimeout(() => (button.textContent = 'Copy'), 1500);
-        });
-      });
-      element.append(button);
+        }),
     });
     return true;
   });

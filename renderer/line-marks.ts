@@ -1,4 +1,5 @@
 import type { HostEvent } from './core-types.js';
+import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
 
 /** What the page adds to lines of the transcript once they are on screen. */
@@ -22,20 +23,15 @@ export function createLineMarks(view: TranscriptView, dialog: HTMLDialogElement)
       return;
     }
     if (event.type !== 'tool-result') return;
-    const button = terminal.registerDecoration({ marker, anchor: 'right', x: 1, width: 6 });
-    button?.onRender((element) => {
-      if (element.firstChild) return;
-      const show = document.createElement('button');
-      show.type = 'button';
-      show.className = 'show-output';
-      show.textContent = 'Show';
-      show.title = 'Show what the tool returned';
-      show.addEventListener('click', () => {
+    lineButton(terminal, marker, {
+      className: 'show-output',
+      label: 'Show',
+      title: 'Show what the tool returned',
+      onClick: () => {
         title.textContent = event.summary;
         output.textContent = event.output;
         dialog.showModal();
-      });
-      element.append(show);
+      },
     });
   };
 }

@@ -1,7 +1,8 @@
-import { drawTable, MAX_TABLE_CHARS } from './markdown-table.js';
+import { TableBlock } from './markdown-table.js';
 import { CodeBlock, type Highlighter } from './code-block.js';
 import { readLineStart } from './markdown-blocks.js';
-import { flanking, isSpace, runStyles, type Emphasis } from './markdown-emphasis.js';
+import { LinkReader } from './markdown-link.js';
+import { flanking, runStyles, type Emphasis } from './markdown-emphasis.js';
 import { SGR } from './markdown-styles.js';
 
 export type { Highlighter } from './code-block.js';
@@ -22,9 +23,7 @@ export interface MarkdownOptions {
 /** The OSC number of the code block marks: `start`, then `end;` and the code, URI-encoded. */
 export const CODE_MARK_OSC = 7717;
 
-// Bounds on what is held back: text is printed as it arrives except these short pieces.
-const MAX_LINK_TEXT = 300;
-const MAX_LINK_URL = 2000;
+// Bounds on what is held back: text is printed as it arrives except short pieces (links: markdown-link.ts).
 const MAX_HEAD = 200;
 
 const HR_WIDTH = 40;
@@ -35,10 +34,11 @@ const ESCAPABLE = '\\`*_{}[]()#+-.!~|>';
  * inline code, lists, block quotes, links, rules and fenced code with a language label and highlighting. What is
  * printed is never redrawn: only an unfinished marker (the start of a line, a `*` run, a link, one code line) is
  * held, and each hold is bounded. It reads one character at a time, so the output is the same however the text
- * is cut into deltas. Tables and anything it does not recognise are printed as written.
+ * is cut into deltas. Tables are held until they end and drawn (markdown-table.ts); anything it does not
+ * recognise is printed as written.
  */
 export class MarkdownStream {
-  private mode: 'line-start' | 'inline' | 'raw-line' | 'code' | 'table' | 'table-next' = 'line-start';
+  private mode: 'line-start' | 'inline' | 'raw-line' | 'code' | 'table' = 'line-start';
   private out = '';
   /** The start of a line, held until it shows what block it opens. */
   private head = '';
@@ -49,15 +49,13 @@ export class MarkdownStream {
   /** A run of `*`, `_`, `~` or backticks, held until the next character shows whether it opens or closes. */
   private run = '';
   private escape = false;
-  private link: { phase: 'text' | 'paren' | 'url'; text: string; url: string } | undefined;
+  private link: LinkReader | undefined;
   /** The last character printed on this line (for the flanking rules of `*` and `_`). */
   private prev = '';
   /** The fenced code block being read (mode `code`). */
   private code: CodeBlock | undefined;
-  /** The table being held (modes `table`, and `table-next` at the start of the line after a row). */
-  private table: string[] = [];
-  private tableLine = '';
-  private tableChars = 0;
+  /** The table being held (mode `table`). */
+  private table: TableBlock | undefined;
 
   constructor(private readonly options: MarkdownOptions) {}
 
@@ -95,7 +93,11 @@ export class MarkdownStream {
 
   /** The end of the answer (or another event in between): what is held is printed, styles are closed. */
   flush(): string {
-    if (this.mode === 'table' || this.mode === 'table-next') this.endTable();
+    if (this.table) {
+      this.out += this.table.end();
+      this.table = undefined;
+      this.newLine();
+    }
     if (this.mode === 'line-start' && this.head !== '') this.decideHead(true);
     if (this.code) this.out += this.code.end();
     this.endInline();
@@ -153,7 +155,6 @@ export class MarkdownStream {
       case 'code':
         return this.feedCode(c);
       case 'table':
-      case 'table-next':
         return this.feedTable(c);
     }
   }
@@ -198,6 +199,7 @@ export class MarkdownStream {
         return this.printRule(start.indent, start.newline);
       case 'table': {
         this.mode = 'table';
+        this.table = new TableBlock(this.options.columns?.(), (cell) => this.inline(cell));
         const text = this.head;
         this.head = '';
         for (const ch of text) this.feed(ch);
@@ -240,37 +242,14 @@ export class MarkdownStream {
   // ---- Tables (markdown-table.ts): held row by row until a line that is not one, then drawn.
 
   private feedTable(c: string): void {
-    if (this.mode === 'table-next') {
-      if (c === ' ' || c === '\t') return void (this.tableLine += c);
-      if (c !== '|') {
-        // The table has ended: draw it, then read this line as any other.
-        const held = this.tableLine;
-        this.endTable();
-        for (const ch of held + c) this.feed(ch);
-        return;
-      }
-      this.mode = 'table';
-    }
-    if (c === '\n') {
-      this.table.push(this.tableLine);
-      this.tableLine = '';
-      this.mode = 'table-next';
-      return;
-    }
-    this.tableLine += c;
-    if (++this.tableChars <= MAX_TABLE_CHARS) return;
-    // Too long to hold: as written, and the rest of its line too.
-    this.out += this.table.map((line) => `${line}\n`).join('') + this.tableLine;
-    this.resetTable();
-    this.mode = 'raw-line';
-  }
-
-  /** Draws the table held (a row cut short included) and goes back to the start of a line. */
-  private endTable(): void {
-    const row = this.mode === 'table' && this.tableLine.trim() !== '' ? [this.tableLine] : [];
-    this.out += drawTable([...this.table, ...row], this.options.columns?.(), (cell) => this.inline(cell));
-    this.resetTable();
+    const step = this.table!.feed(c);
+    if (!step) return;
+    this.table = undefined;
+    this.out += step.out;
+    if ('overflow' in step) return void (this.mode = 'raw-line');
+    // The table has ended: read the line after it as any other.
     this.newLine();
+    for (const ch of step.reread) this.feed(ch);
   }
 
   /** `text` as the inline content of one line (a table cell): emphasis, code and links, no blocks. */
@@ -278,12 +257,6 @@ export class MarkdownStream {
     const cell = new MarkdownStream({ ...this.options, columns: undefined });
     cell.startInline('', text);
     return cell.flush();
-  }
-
-  private resetTable(): void {
-    this.table = [];
-    this.tableLine = '';
-    this.tableChars = 0;
   }
 
   // ---- Fenced code (code-block.ts).
@@ -336,7 +309,7 @@ export class MarkdownStream {
     }
     if (c === '\\') this.escape = true;
     else if (c === '*' || c === '_' || c === '~' || c === '`') this.run = c;
-    else if (c === '[') this.link = { phase: 'text', text: '', url: '' };
+    else if (c === '[') this.link = new LinkReader();
     else this.emit(c);
   }
 
@@ -377,45 +350,14 @@ export class MarkdownStream {
   }
 
   private feedLink(c: string): void {
-    const link = this.link;
-    if (!link) return;
-    if (link.phase === 'text') {
-      if (c === ']') link.phase = 'paren';
-      else if (c === '\n' || c === '[' || link.text.length >= MAX_LINK_TEXT) return this.failLink(c);
-      else link.text += c;
-      return;
-    }
-    if (link.phase === 'paren') {
-      if (c === '(') link.phase = 'url';
-      else return this.failLink(c);
-      return;
-    }
-    if (c === ')' && link.url !== '') return this.printLink();
-    if (isSpace(c) || link.url.length >= MAX_LINK_URL) return this.failLink(c);
-    link.url += c;
-  }
-
-  private printLink(): void {
-    const { text, url } = this.link ?? { text: '', url: '' };
+    const link = this.link!;
+    const step = link.feed(c);
+    if (step === 'held') return;
     this.link = undefined;
-    const label = text || url;
-    if (this.options.hyperlinks) {
-      this.emit(`${SGR.linkOn}\x1b]8;;${url}\x1b\\${label}\x1b]8;;\x1b\\${SGR.linkOff}`);
-    } else {
-      this.emit(`${SGR.linkOn}${label}${SGR.linkOff}`);
-      if (url !== label) this.emit(` ${SGR.dimOn}(${url})${SGR.dimOff}`);
-    }
-  }
-
-  /** Not a link after all: what was held is read again as text, then `c`. */
-  private failLink(c: string): void {
-    const link = this.link;
-    if (!link) return;
-    this.link = undefined;
-    const held =
-      link.text + (link.phase === 'text' ? '' : ']') + (link.phase === 'url' ? `(${link.url}` : '');
+    if (step === 'done') return this.emit(link.print(this.options.hyperlinks));
+    // Not a link after all: what was held is read again as text, then `c`.
     this.emit('[');
-    for (const ch of held) this.feedInline(ch);
+    for (const ch of link.held()) this.feedInline(ch);
     this.feedInline(c);
   }
 
@@ -427,11 +369,8 @@ export class MarkdownStream {
   /** Closes what is open at the end of a line or of the text. */
   private endInline(): void {
     if (this.link) {
-      const link = this.link;
+      this.emit(`[${this.link.held()}`);
       this.link = undefined;
-      this.emit(
-        `[${link.text}${link.phase === 'text' ? '' : ']'}${link.phase === 'url' ? `(${link.url}` : ''}`,
-      );
     }
     if (this.run !== '') this.resolveRun('');
     if (this.escape) {

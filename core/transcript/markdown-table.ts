@@ -4,6 +4,55 @@ import { SGR } from './markdown-styles.js';
 /** What a table may hold before it is shown as written: rows are held until the table ends. */
 export const MAX_TABLE_CHARS = 16_000;
 
+/** What feeding a table brought: nothing yet, or its end with the text to print and what to read after it. */
+export type TableStep =
+  | undefined
+  /** The table ended at the start of a line that is not a row: `reread` is that line's start. */
+  | { out: string; reread: string }
+  /** Too long to hold: shown as written, and the rest of its last line comes as written too. */
+  | { out: string; overflow: true };
+
+/**
+ * A Markdown table as it streams: each row held until a line that is not one (or the end of the answer, or too
+ * much to hold), then drawn by drawTable. Rows may be indented.
+ */
+export class TableBlock {
+  private lines: string[] = [];
+  private line = '';
+  private chars = 0;
+  /** At the start of the line after a row: what is held of it (indentation) decides whether the table goes on. */
+  private next: string | undefined;
+
+  constructor(
+    private readonly columns: number | undefined,
+    private readonly styleCell: (text: string) => string,
+  ) {}
+
+  feed(c: string): TableStep {
+    if (this.next !== undefined) {
+      if (c === ' ' || c === '\t') return void (this.next += c);
+      if (c !== '|') return { out: this.end(), reread: this.next + c };
+      this.line = this.next;
+      this.next = undefined;
+    }
+    if (c === '\n') {
+      this.lines.push(this.line);
+      this.line = '';
+      this.next = '';
+      return undefined;
+    }
+    this.line += c;
+    if (++this.chars <= MAX_TABLE_CHARS) return undefined;
+    return { out: this.lines.map((line) => `${line}\n`).join('') + this.line, overflow: true };
+  }
+
+  /** The table drawn (a row cut short by the end of the answer included). */
+  end(): string {
+    const row = this.next === undefined && this.line.trim() !== '' ? [this.line] : [];
+    return drawTable([...this.lines, ...row], this.columns, this.styleCell);
+  }
+}
+
 type Align = 'left' | 'right' | 'center';
 
 /**

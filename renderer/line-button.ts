@@ -1,0 +1,20 @@
+import type { IMarker, Terminal } from '@xterm/xterm';
+
+/** A small button at the right end of a transcript line (an xterm.js decoration), made once it is first drawn. */
+export function lineButton(
+  terminal: Terminal,
+  marker: IMarker,
+  button: { className: string; label: string; title: string; onClick(element: HTMLButtonElement): void },
+): void {
+  const decoration = terminal.registerDecoration({ marker, anchor: 'right', x: 1, width: 6 });
+  decoration?.onRender((element) => {
+    if (element.firstChild) return;
+    const made = document.createElement('button');
+    made.type = 'button';
+    made.className = button.className;
+    made.textContent = button.label;
+    made.title = button.title;
+    made.addEventListener('click', () => button.onClick(made));
+    element.append(made);
+  });
+}
