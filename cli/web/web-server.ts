@@ -107,9 +107,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const connect = (ws: WebSocket, asked: string | null) => {
     const send = (socket: WebSocket | undefined, message: BridgeMessage) =>
       socket?.send(JSON.stringify(message));
-    // A conversation another live tab holds (a duplicated tab) is not taken over: that tab gets a new one.
+    // A conversation another live tab holds (a duplicated tab) is not taken over: that tab gets a new one. A
+    // reloaded tab's old socket may still be closing: that one is taken over.
     const found = asked ? kept.get(asked) : undefined;
-    const id = found && !found.socket ? asked! : randomBytes(16).toString('base64url');
+    const free = found && (!found.socket || found.socket.readyState !== found.socket.OPEN);
+    const id = free ? asked! : randomBytes(16).toString('base64url');
     let entry = kept.get(id);
     if (entry) {
       clearTimeout(entry.expiry);
