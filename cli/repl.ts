@@ -84,14 +84,22 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   };
   /**
    * The one way in: every line (a message, a command, or the reply to what is being asked) goes to the
-   * controller, and keys wait in the gate until the controller wants the next line.
+   * controller, and keys wait in the gate until the controller wants the next line. A line that got past the gate
+   * before it closed (two lines in one read) waits its turn, as typed.
    */
+  const waiting: string[] = [];
   const take = (line: string) => {
     gate.hold();
-    if (!controller.idle) return void controller.submit(restorePastedNewlines(line)); // a reply: work goes on
+    if (controller.asking) return void controller.submit(restorePastedNewlines(line)); // a reply: work goes on
+    if (!controller.idle) return void waiting.push(line);
+    run(line);
+  };
+  const run = (line: string) => {
     void controller.submit(restorePastedNewlines(line)).then(() => {
-      if (exitCode !== undefined) rl.close();
-      else if (controller.idle) showPrompt();
+      if (exitCode !== undefined) return rl.close();
+      const next = waiting.shift();
+      if (next !== undefined) return run(next);
+      if (controller.idle) showPrompt();
     });
   };
   rl.on('line', take);

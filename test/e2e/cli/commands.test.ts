@@ -64,6 +64,16 @@ describe('hac commands in a pseudo-terminal', () => {
     expect((await hac.exited).exitCode).toBe(0);
   });
 
+  it('two-lines-in-one-read-run-one-after-the-other-none-is-dropped', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(['first answer']));
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('hello\r/exit\r'); // as a paste or a fast typist sends them: the second waits for the first
+    await hac.waitFor('first answer');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
   it('a-broken-mcp-servers-file-is-reported-and-chat-still-works', async () => {
     const { fake, home } = await setup({
       servers: '{"mcpServers": {"x": {"command": "a", "url": "http://b"}}}',
