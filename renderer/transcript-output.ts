@@ -55,9 +55,14 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
         // A message the user sent, or a tool's result: written on its own, then marked once it is on screen.
         if (text) write(text);
         text = '';
-        write(printed);
+        // Marked in xterm's own write callback: later writes may be parsed before a promise would resolve.
         const lines = printed.replace(/^\n/, '').split('\n').length - 1;
-        void drawn.then(() => marks(event, lines));
+        drawn = new Promise((resolve) =>
+          view.terminal.write(printed, () => {
+            marks(event, lines);
+            resolve();
+          }),
+        );
       }
       // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
       if (text) write(text);

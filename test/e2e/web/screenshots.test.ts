@@ -37,7 +37,11 @@ describe.skipIf(NO_BROWSER)(
       );
       const browser = await launchChromium();
       cleanups.push(() => browser.close());
-      const page = await browser.newPage({ viewport: { width: 960, height: 560 }, colorScheme: scheme });
+      const page = await browser.newPage({
+        viewport: { width: 960, height: 560 },
+        colorScheme: scheme,
+        locale: 'ko-KR',
+      });
       await page.goto(web.url);
       await page.waitForFunction(() => document.activeElement?.id === 'prompt');
       await send(page, '안녕하세요! 日本語でも大丈夫?');
@@ -73,7 +77,11 @@ describe.skipIf(NO_BROWSER)(
       );
       const browser = await launchChromium();
       cleanups.push(() => browser.close());
-      const page = await browser.newPage({ viewport: { width: 960, height: 620 }, colorScheme: 'dark' });
+      const page = await browser.newPage({
+        viewport: { width: 960, height: 620 },
+        colorScheme: 'dark',
+        locale: 'ko-KR',
+      });
       await page.goto(web.url);
       await page.waitForFunction(() => document.activeElement?.id === 'prompt');
       await page.waitForTimeout(300); // the highlighter loads after the page
