@@ -324,6 +324,22 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => bands.count()).toBe(2);
       const [first, second] = [(await bands.nth(0).boundingBox())!, (await bands.nth(1).boundingBox())!];
       expect(Math.round(second.height / first.height)).toBe(2);
+      // Each band lies on its message's own row, not on the lines written after it.
+      const mine = (await page
+        .locator('.xterm-rows > div', { hasText: 'humble-ai> 첫 질문' })
+        .boundingBox())!;
+      expect(Math.abs(first.y - mine.y)).toBeLessThan(mine.height / 2);
+      const next = (await page.locator('.xterm-rows > div', { hasText: 'humble-ai> second' }).boundingBox())!;
+      expect(Math.abs(second.y - next.y)).toBeLessThan(next.height / 2);
+      // Drawn again at once after a reload (everything written in one go): the bands still lie on their rows.
+      await page.reload();
+      await waitForTranscript(page, /둘/);
+      await expect.poll(() => bands.count()).toBe(2);
+      const redrawn = (await bands.nth(0).boundingBox())!;
+      const again = (await page
+        .locator('.xterm-rows > div', { hasText: 'humble-ai> 첫 질문' })
+        .boundingBox())!;
+      expect(Math.abs(redrawn.y - again.y)).toBeLessThan(again.height / 2);
     });
 
     it('a-table-in-an-answer-is-drawn-with-box-lines-its-cjk-columns-lined-up', async () => {
