@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { cellWidth } from '../text/cell-width.js';
 import { SGR } from './markdown-styles.js';
 
 /** What a table may hold before it is shown as written: rows are held until the table ends. */
@@ -73,7 +73,7 @@ export function drawTable(
   const body = [rows[0]!, ...rows.slice(2)].map((row) => row.map(styleCell));
   const count = Math.max(...body.map((row) => row.length), aligns.length);
   const widths = Array.from({ length: count }, (_, i) =>
-    Math.max(1, ...body.map((row) => stringWidth(row[i] ?? ''))),
+    Math.max(1, ...body.map((row) => cellWidth(row[i] ?? ''))),
   );
   const total = widths.reduce((sum, w) => sum + w + 3, 1);
   if (columns !== undefined && total > columns) return asWritten;
@@ -126,7 +126,7 @@ function alignOf(cell: string): Align | undefined {
 }
 
 function pad(text: string, width: number, align: Align): string {
-  const room = width - stringWidth(text);
+  const room = width - cellWidth(text);
   if (align === 'right') return ' '.repeat(room) + text;
   if (align === 'center') return ' '.repeat(Math.floor(room / 2)) + text + ' '.repeat(Math.ceil(room / 2));
   return text + ' '.repeat(room);
