@@ -70,14 +70,20 @@ describe('answers as Markdown in the terminal (issue 21)', () => {
   });
 });
 
+/** A REPL on a fresh home whose model is the OpenAI fake. */
+async function startRepl() {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  writeCliHome(home, fake.baseUrl);
+  const hac = new HacPty(home);
+  cleanups.push(() => hac.kill());
+  return { fake, hac };
+}
+
 describe('each answer starts and ends in a clean state (issue 29)', () => {
   it('an-answer-ending-with-a-fence-and-no-line-break-leaves-the-next-answers-markdown', async () => {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    writeCliHome(home, fake.baseUrl);
-    const hac = new HacPty(home);
-    cleanups.push(() => hac.kill());
+    const { fake, hac } = await startRepl();
     let mark = await hac.waitFor('humble-ai> ');
     fake.reply(
       openaiReply.text(['Run:\n```bash\nls', ' -la\n``', '`']),
@@ -118,12 +124,7 @@ describe('each answer starts and ends in a clean state (issue 29)', () => {
 
 describe('tables in the terminal (issue 29)', () => {
   it('a-table-is-drawn-with-box-lines-its-korean-columns-lined-up', async () => {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    writeCliHome(home, fake.baseUrl);
-    const hac = new HacPty(home);
-    cleanups.push(() => hac.kill());
+    const { fake, hac } = await startRepl();
     await hac.waitFor('humble-ai> ');
     const table = '| 도시 | 기온 |\n|---|--:|\n| 서울 | 3 |\n| Tokyo | 12 |\nDone.';
     fake.reply(openaiReply.text(table.match(/[\s\S]{1,4}/g) ?? []));
