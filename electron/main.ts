@@ -36,7 +36,13 @@ function openWindow(): void {
     openLink: async (url) => void (await openExternalLink(url)),
   });
   sessions.set(id, chat);
-  window.webContents.once('did-finish-load', () => void chat.open());
+  // The first load opens the conversation; a reload (Ctrl+R, View > Reload) draws it again and goes on with it.
+  let opened = false;
+  window.webContents.on('did-finish-load', () => {
+    if (opened) return window.webContents.send(EVENTS_CHANNEL, chat.replay(), true);
+    opened = true;
+    void chat.open();
+  });
   window.on('closed', () => {
     chat.close();
     sessions.delete(id);

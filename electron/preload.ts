@@ -15,7 +15,8 @@ const bridge: HacBridge = {
   history: () => call('history', {}) as Promise<string[]>,
   openLink: (url) => call('openLink', { url }) as Promise<void>,
   onEvents(listener) {
-    const forward = (_event: IpcRendererEvent, events: HostEvent[]) => listener(events);
+    const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
+      listener(events, replay === true);
     ipcRenderer.on(EVENTS_CHANNEL, forward);
     return () => void ipcRenderer.removeListener(EVENTS_CHANNEL, forward);
   },

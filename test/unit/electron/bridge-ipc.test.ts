@@ -130,10 +130,16 @@ describe('the preload bridge', () => {
     ]);
 
     const received: unknown[] = [];
-    const stop = bridge.onEvents!((events: unknown) => received.push(events)) as () => void;
+    const stop = bridge.onEvents!((events: unknown, replay: unknown) =>
+      received.push([events, replay]),
+    ) as () => void;
     electron.ipcRenderer.emit('hac:events', {}, [{ type: 'waiting' }]);
+    electron.ipcRenderer.emit('hac:events', {}, [{ type: 'status' }], true); // after a reload
     stop();
     electron.ipcRenderer.emit('hac:events', {}, [{ type: 'exit' }]);
-    expect(received).toEqual([[{ type: 'waiting' }]]);
+    expect(received).toEqual([
+      [[{ type: 'waiting' }], false],
+      [[{ type: 'status' }], true],
+    ]);
   });
 });

@@ -53,6 +53,13 @@ describe('the main process', () => {
       expect(first!.webContents.sent.some((s) => s.channel === 'hac:events')).toBe(true),
     );
 
+    // A reload keeps the conversation: the page is sent what it showed, marked as a replay, and no second one opens.
+    const before = first!.webContents.sent.length;
+    first!.webContents.emit('did-finish-load');
+    const replay = first!.webContents.sent.slice(before).find((s) => s.args[1] === true);
+    expect(replay?.channel).toBe('hac:events');
+    expect((replay!.args[0] as { type: string }[]).map((e) => e.type)).toContain('status');
+
     for (const window of electron.BrowserWindow.created) {
       window.destroyed = true;
       window.emit('closed');
