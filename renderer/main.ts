@@ -65,6 +65,7 @@ addEventListener('pagehide', () => {
   removeTestHooks();
   removeJump();
   removeCodeCopy();
+  output.dispose();
   prompt.dispose();
   choices.dispose();
   stop.dispose();

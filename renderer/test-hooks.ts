@@ -8,6 +8,8 @@ declare global {
     /** Read-only view of the transcript buffer for tests: every line's text, one line's cell widths and styles. */
     hacTranscript?: {
       lines(): string[];
+      /** The transcript's width in cells. */
+      columns(): number;
       /** The rows on screen now (the viewport), as text. */
       visible(): string[];
       widths(line: number): number[];
@@ -31,6 +33,7 @@ export function installTestHooks(view: TranscriptView, output: TranscriptOutput)
       }
       return out;
     },
+    columns: () => view.terminal.cols,
     visible() {
       const { viewportY } = buffer();
       return Array.from(

@@ -1,4 +1,12 @@
-import { ANSI_STYLES, loadHighlighter, TranscriptRenderer, type HostEvent } from './core-types.js';
+import type { IMarker } from '@xterm/xterm';
+import {
+  ANSI_STYLES,
+  loadHighlighter,
+  ShownEvents,
+  TranscriptRenderer,
+  WordWrap,
+  type HostEvent,
+} from './core-types.js';
 import type { LineMarks } from './line-marks.js';
 import type { TranscriptView } from './transcript-view.js';
 
@@ -10,19 +18,36 @@ export interface TranscriptOutput {
   write(text: string): void;
   /** Resolves when everything shown so far is on screen. */
   drawn(): Promise<void>;
+  dispose(): void;
 }
 
+/** How long a resize must settle before the transcript is drawn again at the new width. */
+const REWRAP_DELAY_MS = 120;
+
+/**
+ * Prose is broken between words for the transcript's width (word-wrap.ts) and drawn again when the width
+ * changes; a model's thinking can be folded away and opened again. Both redraw what was shown (kept within a
+ * bound) from the events, so the text itself is never edited on screen.
+ */
 export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): TranscriptOutput {
+  const { terminal } = view;
+  const shown = new ShownEvents();
+  let status: HostEvent | undefined;
   let transcript = new TranscriptRenderer(ANSI_STYLES);
+  let wrap = new WordWrap(() => terminal.cols);
   let markdown: boolean | undefined;
   let drawn = Promise.resolve();
+  /** Thinking blocks folded away (by their start event), whether the one being drawn is, and their lines. */
+  const folded = new WeakSet<HostEvent>();
+  let folding = false;
+  const thinkingLines = new WeakMap<HostEvent, IMarker>();
 
   /** Answers as styled Markdown when config.json says so; xterm.js shows OSC 8 links. */
   const showMarkdown = (on: boolean) => {
     if (on === markdown) return;
     markdown = on;
     transcript.markdown = on
-      ? { hyperlinks: true, columns: () => view.terminal.cols, codeMarks: true }
+      ? { hyperlinks: true, columns: () => terminal.cols, codeMarks: true }
       : undefined;
     if (on) {
       const styled = transcript;
@@ -32,42 +57,98 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       );
     }
   };
-  const write = (text: string) => void (drawn = view.write(text));
+  const write = (text: string) => void (drawn = view.write(wrap.push(text)));
   const marked = (event: HostEvent) =>
-    (event.type === 'input' && !event.reply) || event.type === 'tool-result';
+    (event.type === 'input' && !event.reply) ||
+    event.type === 'tool-result' ||
+    event.type === 'thinking-start';
+
+  const draw = (events: readonly HostEvent[], fresh: boolean) => {
+    if (fresh) {
+      terminal.reset();
+      terminal.write('\x1b[?25l'); // reset shows the cursor again
+      transcript = new TranscriptRenderer(ANSI_STYLES);
+      wrap = new WordWrap(() => terminal.cols);
+      markdown = undefined;
+      folding = false;
+    }
+    let text = '';
+    for (const event of events) {
+      if (event.type === 'thinking-start') folding = folded.has(event);
+      if (folding && event.type === 'thinking-delta') continue;
+      if (event.type === 'thinking-end') folding = false;
+      const printed = wrap.push(transcript.render(event));
+      if (event.type === 'status') showMarkdown(event.status.markdown);
+      if (!marked(event) || !printed) {
+        text += printed;
+        continue;
+      }
+      // A message the user sent, a tool's result, a thinking block: written on its own, marked once on screen.
+      if (text) drawn = view.write(text);
+      text = '';
+      // Marked in xterm's own write callback: later writes may be parsed before a promise would resolve.
+      const lines = printed.replace(/^\n/, '').split('\n').length - 1;
+      drawn = new Promise((resolve) =>
+        terminal.write(printed, () => {
+          if (event.type === 'thinking-start') thinkingLines.set(event, terminal.registerMarker(-lines));
+          marks(event, lines, event.type === 'thinking-start' ? foldControl(event) : undefined);
+          resolve();
+        }),
+      );
+    }
+    // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
+    if (text) drawn = view.write(text);
+  };
+
+  /** Draws everything again (a new width, a block folded), keeping the reader where they were. */
+  const redraw = (keepInView?: HostEvent) => {
+    const buffer = terminal.buffer.active;
+    const atBottom = buffer.viewportY >= buffer.baseY;
+    const fraction = buffer.baseY > 0 ? buffer.viewportY / buffer.baseY : 1;
+    const anchor = keepInView && thinkingLines.get(keepInView);
+    const offset = anchor ? anchor.line - buffer.viewportY : 0;
+    draw(status ? [status, ...shown.list()] : shown.list(), true);
+    void drawn.then(() => {
+      const after = terminal.buffer.active;
+      const moved = keepInView && thinkingLines.get(keepInView);
+      if (moved && anchor) terminal.scrollToLine(Math.max(0, moved.line - offset));
+      else if (atBottom) terminal.scrollToBottom();
+      else terminal.scrollToLine(Math.round(fraction * after.baseY));
+    });
+  };
+
+  const foldControl = (start: HostEvent) => ({
+    folded: folded.has(start),
+    toggle() {
+      if (folded.has(start)) folded.delete(start);
+      else folded.add(start);
+      redraw(start);
+    },
+  });
+
+  let rewrap: ReturnType<typeof setTimeout> | undefined;
+  let columns = terminal.cols;
+  const resized = terminal.onResize(({ cols }) => {
+    if (cols === columns) return;
+    columns = cols;
+    clearTimeout(rewrap);
+    rewrap = setTimeout(() => redraw(), REWRAP_DELAY_MS);
+  });
 
   return {
     show(events, replay) {
-      if (replay) {
-        view.terminal.reset();
-        view.terminal.write('\x1b[?25l'); // reset shows the cursor again
-        transcript = new TranscriptRenderer(ANSI_STYLES);
-        markdown = undefined;
-      }
-      let text = '';
+      if (replay) shown.clear();
       for (const event of events) {
-        const printed = transcript.render(event);
-        if (event.type === 'status') showMarkdown(event.status.markdown);
-        if (!marked(event) || !printed) {
-          text += printed;
-          continue;
-        }
-        // A message the user sent, or a tool's result: written on its own, then marked once it is on screen.
-        if (text) write(text);
-        text = '';
-        // Marked in xterm's own write callback: later writes may be parsed before a promise would resolve.
-        const lines = printed.replace(/^\n/, '').split('\n').length - 1;
-        drawn = new Promise((resolve) =>
-          view.terminal.write(printed, () => {
-            marks(event, lines);
-            resolve();
-          }),
-        );
+        if (event.type === 'status') status = event;
+        shown.add(event);
       }
-      // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
-      if (text) write(text);
+      draw(events, replay === true);
     },
     write,
     drawn: () => drawn,
+    dispose() {
+      clearTimeout(rewrap);
+      resized.dispose();
+    },
   };
 }

@@ -3,6 +3,7 @@ import { ChatController } from './chat-controller.js';
 import { errorReport } from './error-report.js';
 import type { HostEvent } from '../types/host-event.js';
 import type { InputHistory } from './input-history.js';
+import { ShownEvents } from './shown-events.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
@@ -43,8 +44,6 @@ export interface BridgeSessionOptions {
 
 /** A window's streamed text is handed on once per animation frame: a few dozen messages a second at most. */
 const WINDOW_BATCH_MS = 16;
-/** What a conversation keeps of what it showed, to draw it again in a reloaded page: about 2 MB of text. */
-const REPLAY_CHARS = 2_000_000;
 
 /**
  * The host side of one window's `window.hac`, the same for Electron's IPC and `hac web`'s WebSocket: validated
@@ -55,9 +54,8 @@ const REPLAY_CHARS = 2_000_000;
 export class BridgeSession {
   private controller: ChatController | undefined;
   private closed = false;
-  /** The events this conversation showed, adjacent deltas joined, oldest dropped past REPLAY_CHARS. */
-  private shown: HostEvent[] = [];
-  private shownChars = 0;
+  /** What this conversation showed, to draw it again in a reloaded page. */
+  private readonly shown = new ShownEvents();
 
   constructor(private readonly options: BridgeSessionOptions) {}
 
@@ -110,32 +108,12 @@ export class BridgeSession {
    */
   replay(): HostEvent[] {
     const now = this.controller ? [{ type: 'status', status: this.controller.status } as const] : [];
-    return [...now, ...this.shown];
+    return [...now, ...this.shown.list()];
   }
 
   private send(event: HostEvent): void {
     if (this.closed) return;
-    this.remember(event);
+    this.shown.add(event);
     this.options.sendEvents([event]);
   }
-
-  private remember(event: HostEvent): void {
-    if (event.type === 'status') return; // replay() adds the state as it is then
-    const last = this.shown.at(-1);
-    const text = textLength(event);
-    const joins = event.type === 'text-delta' || event.type === 'thinking-delta';
-    if (joins && last?.type === event.type && last.text.length < 65_536)
-      this.shown[this.shown.length - 1] = { type: event.type, text: last.text + event.text };
-    else this.shown.push(event);
-    this.shownChars += text + 1;
-    if (this.shownChars <= REPLAY_CHARS) return;
-    // Drop the oldest quarter at once: rare, and linear in what is kept.
-    const keep = Math.ceil((this.shown.length * 3) / 4);
-    this.shown = this.shown.slice(-keep);
-    this.shownChars = this.shown.reduce((n, e) => n + textLength(e) + 1, 0);
-  }
-}
-
-function textLength(event: HostEvent): number {
-  return 'text' in event && typeof event.text === 'string' ? event.text.length : 0;
 }

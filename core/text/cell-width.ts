@@ -4,7 +4,7 @@ import { eastAsianWidth } from 'get-east-asian-width';
 const ESCAPES = /\x1b\[[0-9;]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** Combining marks, zero-width spaces and joiners, variation selectors: drawn on the character before them. */
-function isZeroWidth(cp: number): boolean {
+export function isZeroWidth(cp: number): boolean {
   return (
     (cp >= 0x0300 && cp <= 0x036f) ||
     (cp >= 0x1ab0 && cp <= 0x1aff) ||

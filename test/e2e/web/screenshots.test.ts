@@ -58,7 +58,7 @@ describe.skipIf(NO_BROWSER)(
       expect(statSync(file).size).toBeGreaterThan(20_000);
     });
 
-    it('a Markdown answer (the README picture of issue 21)', async () => {
+    it.each(['dark', 'light'] as const)('a Markdown answer in the %s theme', async (scheme) => {
       const fake = await startOpenAIFake();
       cleanups.push(() => fake.close());
       const home = tempDir();
@@ -68,7 +68,8 @@ describe.skipIf(NO_BROWSER)(
       fake.reply(
         openaiReply.text([
           '## 배포 계획 (Deploy plan)\n\n',
-          'The build is **green**; the *flaky* test is ~~gone~~. Run `npm run check` first.\n\n',
+          'The build is **green**; the *flaky* test is ~~gone~~. Run `npm run check` first, then read the ',
+          'release notes: 릴리스 노트는 길어도 단어 사이에서 줄이 바뀌고, 日本語の文は文字の間で折り返されます。\n\n',
           '1. Tag the release\n2. **Publish** to npm\n- see [the docs](https://example.com/docs)\n\n',
           '```python\ndef deploy(version: str) -> bool:\n    return publish(version)  # 東京リージョン\n```\n\n',
           '| 環境 | 지역 | 状態 |\n|---|---|:-:|\n| prod | 서울 | ✅ |\n| staging | 東京 | 準備中 |\n\n',
@@ -79,7 +80,7 @@ describe.skipIf(NO_BROWSER)(
       cleanups.push(() => browser.close());
       const page = await browser.newPage({
         viewport: { width: 960, height: 620 },
-        colorScheme: 'dark',
+        colorScheme: scheme,
         locale: 'ko-KR',
       });
       await page.goto(web.url);
@@ -90,7 +91,7 @@ describe.skipIf(NO_BROWSER)(
       await page.waitForFunction(() => document.body.dataset.state === 'ready');
       const dir = outDir ?? tempDir();
       mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, 'desktop-markdown.png');
+      const file = path.join(dir, scheme === 'dark' ? 'desktop-markdown.png' : 'desktop-markdown-light.png');
       await page.screenshot({ path: file });
       expect(statSync(file).size).toBeGreaterThan(20_000);
     });

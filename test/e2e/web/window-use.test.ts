@@ -435,5 +435,61 @@ describe.skipIf(NO_BROWSER)(
       const heading = await page.evaluate((y) => window.hacTranscript!.styles(y), lines.indexOf('제목'));
       expect(heading.every((cell) => cell.endsWith(':bu'))).toBe(true); // a heading, not code colours
     });
+
+    it('prose-breaks-between-words-cjk-between-characters-and-is-wrapped-again-when-the-window-narrows', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+      const korean = '한국어 문장은 이렇게 길게 이어져서 창의 너비를 넘어가면 다음 줄로 넘어가야 합니다. '
+        .repeat(3)
+        .trim();
+      fake.reply(openaiReply.text([...(words.match(/[\s\S]{1,6}/g) ?? []), '\n\n', korean]));
+      await send(page, 'long');
+      await waitForTranscript(page, /넘어가야 합니다\.$/m);
+      const check = async () => {
+        const cols = await page.evaluate(() => window.hacTranscript!.columns());
+        const rows = (await transcriptLines(page)).filter((l) => /word\d/.test(l));
+        expect(rows.length).toBeGreaterThan(1);
+        for (const row of rows) {
+          expect(row.length).toBeLessThanOrEqual(cols);
+          expect(row.trim()).toMatch(/^(word\d+ ?)+$/); // whole words only
+        }
+        expect(rows.map((r) => r.trim()).join(' ')).toBe(words);
+        const hangul = (await transcriptLines(page)).filter(
+          (l) => /[가-힣]/.test(l) && !l.startsWith('humble'),
+        );
+        expect(hangul.join('').replace(/ /g, '')).toBe(korean.replace(/ /g, ''));
+        return cols;
+      };
+      const wide = await check();
+      await page.setViewportSize({ width: 560, height: 700 });
+      await expect.poll(() => page.evaluate(() => window.hacTranscript!.columns())).toBeLessThan(wide);
+      await page.waitForTimeout(300); // the redraw waits for the resize to settle
+      await page.evaluate(() => window.hacIdle!());
+      expect(await check()).toBeLessThan(wide);
+    });
+
+    it('a-models-thinking-folds-away-with-its-hide-button-and-opens-again', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(
+        openaiReply.thinking(['Let me think', ' about 생각 this.\nSecond thought.'], ['The answer.']),
+      );
+      await send(page, 'think');
+      await waitForTranscript(page, /The answer\./);
+      const text = async () => (await transcriptLines(page)).join('\n');
+      expect(await text()).toContain(
+        '<<< Thinking >>>\nLet me think about 생각 this.\nSecond thought.\n<<< End Thinking >>>',
+      );
+      const fold = page.locator('.fold-thinking');
+      await expect.poll(() => fold.innerText()).toBe('Hide');
+      await fold.click();
+      await expect.poll(text).toContain('<<< Thinking >>>\n<<< End Thinking >>>\nThe answer.');
+      expect(await text()).not.toContain('Second thought.');
+      await expect.poll(() => fold.innerText()).toBe('Show');
+      await fold.click();
+      await expect.poll(text).toContain('Second thought.\n<<< End Thinking >>>\nThe answer.');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    });
   },
 );

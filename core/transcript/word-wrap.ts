@@ -1,0 +1,191 @@
+import { eastAsianWidth } from 'get-east-asian-width';
+import { isZeroWidth } from '../text/cell-width.js';
+import { PROMPT } from './transcript.js';
+
+/**
+ * Characters that may not begin a line (closing punctuation, small kana, the prolonged sound mark, and the
+ * ASCII marks that follow a word): they stay with the character before them.
+ */
+const NO_BREAK_BEFORE = new Set([
+  ...'、。，．・：；？！）］｝〕〉》」』】〙〗〟ー々ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ',
+  ...'.,;:!?)]}%\'"',
+]);
+
+/** Continuation lines of a list item, a block quote or the user's own message start under its text. */
+const HANGING = new RegExp(`^( *(?:│ )*)((?:[•\\-*+]|\\d{1,3}[.)]|${PROMPT.trim()}) )?`);
+/** How much of a line's start is kept to find its hanging indent. */
+const HEAD_CHARS = 24;
+const ASCII_WORD = /[!-~]+/y;
+
+/**
+ * Breaks lines at word boundaries for a screen `columns` wide, as text streams (xterm.js itself breaks
+ * anywhere, mid-word). Hangul, kana and Han may break between any two characters. Nothing is held back: a word
+ * that outgrows its line is erased from it (it is the last thing on the line, the cursor still there) and
+ * printed again on the next. Escape sequences take no cells; styles open at a break are carried over it.
+ */
+export class WordWrap {
+  private col = 0;
+  /** The visible start of the current line, for its hanging indent. */
+  private head = '';
+  /** The SGR codes printed on this line: what is open when a break is inserted. */
+  private styles = '';
+  /** The word being printed (its text and codes, on screen already), where it started, and the styles then. */
+  private word = '';
+  private wordStart = -1;
+  private wordStyles = '';
+  private wordIsWide = false;
+  /** An escape sequence cut by the end of a chunk. */
+  private partial = '';
+
+  constructor(private readonly columns: () => number) {}
+
+  /** The text to write for `text`: the same, with line breaks where a word would not fit. */
+  push(text: string): string {
+    if (this.partial) {
+      text = this.partial + text;
+      this.partial = '';
+    }
+    const cols = this.columns();
+    let out = '';
+    for (let i = 0; i < text.length;) {
+      const code = text.charCodeAt(i);
+      if (code === 0x1b) {
+        const end = escapeEnd(text, i);
+        if (end < 0) {
+          this.partial = text.slice(i);
+          break;
+        }
+        out += this.control(text.slice(i, end));
+        i = end;
+        continue;
+      }
+      ASCII_WORD.lastIndex = i;
+      const match = ASCII_WORD.exec(text)?.[0];
+      const run = match?.slice(0, cols - this.col);
+      if (run) {
+        // Printable ASCII up to the line's end: one piece (the common case, kept fast).
+        this.startWord(run.charAt(0), false);
+        this.word += run;
+        this.col += run.length;
+        this.keepHead(run);
+        out += run;
+        i += run.length;
+        continue;
+      }
+      const cp = text.codePointAt(i)!;
+      const char = String.fromCodePoint(cp);
+      i += char.length;
+      out += this.character(char, cp, cols);
+    }
+    return out;
+  }
+
+  private character(char: string, cp: number, cols: number): string {
+    if (char === '\n' || char === '\r') {
+      this.newLine();
+      return char;
+    }
+    if (char === ' ' || char === '\t') {
+      this.endWord();
+      if (this.col >= cols) return ''; // the line is full: the break before the next word replaces the space
+      this.col = char === '\t' ? Math.min(cols, (Math.floor(this.col / 8) + 1) * 8) : this.col + 1;
+      this.keepHead(char);
+      return char;
+    }
+    if (isZeroWidth(cp)) {
+      if (this.wordStart >= 0) this.word += char;
+      return char;
+    }
+    const width = eastAsianWidth(cp);
+    this.startWord(char, width === 2);
+    let out = '';
+    if (this.col + width > cols && this.col > 0) out = this.breakLine(cols, width);
+    this.word += char;
+    this.col += width;
+    this.keepHead(char);
+    return out + char;
+  }
+
+  /** A character of a word: it starts a new word after a space, and wide characters are words of their own. */
+  private startWord(char: string, wide: boolean): void {
+    const joins = NO_BREAK_BEFORE.has(char) || (!wide && !this.wordIsWide);
+    if (this.wordStart >= 0 && joins) return;
+    this.wordStart = this.col;
+    this.word = '';
+    this.wordStyles = this.styles;
+    this.wordIsWide = wide;
+  }
+
+  private endWord(): void {
+    this.wordStart = -1;
+    this.word = '';
+    this.wordIsWide = false;
+  }
+
+  private control(sequence: string): string {
+    if (sequence.startsWith('\x1b[') && sequence.endsWith('m')) this.styles += sequence;
+    if (this.wordStart >= 0) this.word += sequence;
+    return sequence;
+  }
+
+  /**
+   * A line break before the next character (`width` cells): the word it belongs to moves to the next line
+   * with it when it fits there, else the word is split here (a word longer than a line, a URL).
+   */
+  private breakLine(cols: number, width: number): string {
+    const hang = this.hangingIndent(cols);
+    const wordWidth = this.col - this.wordStart;
+    const moves = this.word !== '' && this.wordStart > hang.width && hang.width + wordWidth + width <= cols;
+    // Styles off for the erase and the indent, then back on for the text.
+    if (moves) {
+      const out = `\x1b[${this.wordStart + 1}G\x1b[0m\x1b[K\r\n${hang.text}${this.wordStyles}${this.word}`;
+      this.col = hang.width + wordWidth;
+      this.wordStart = hang.width;
+      return out;
+    }
+    this.col = hang.width;
+    this.wordStart = hang.width;
+    this.word = '';
+    this.wordStyles = this.styles;
+    return `\x1b[0m\r\n${hang.text}${this.styles}`;
+  }
+
+  private hangingIndent(cols: number): { text: string; width: number } {
+    const indent = HANGING.exec(this.head)?.[0] ?? '';
+    if (indent.length === 0 || indent.length > cols / 2) return { text: '', width: 0 };
+    const text = indent.replace(/[^│]/g, ' ').replace(/│/g, '\x1b[2m│\x1b[22m');
+    return { text, width: indent.length };
+  }
+
+  private keepHead(text: string): void {
+    if (this.head.length < HEAD_CHARS) this.head += text.slice(0, HEAD_CHARS - this.head.length);
+  }
+
+  private newLine(): void {
+    this.col = 0;
+    this.head = '';
+    this.styles = '';
+    this.endWord();
+  }
+}
+
+/** Where the escape sequence at `start` ends, or -1 when the text ends first. */
+function escapeEnd(text: string, start: number): number {
+  const kind = text.charAt(start + 1);
+  if (kind === '') return -1;
+  if (kind === '[') {
+    for (let i = start + 2; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x40 && c <= 0x7e) return i + 1;
+    }
+    return -1;
+  }
+  if (kind === ']') {
+    for (let i = start + 2; i < text.length; i++) {
+      if (text.charCodeAt(i) === 0x07) return i + 1;
+      if (text.charCodeAt(i) === 0x1b && text.charAt(i + 1) === '\\') return i + 2;
+    }
+    return -1;
+  }
+  return start + 2;
+}

@@ -1,0 +1,93 @@
+import { Terminal } from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { WordWrap } from '../../../../core/transcript/word-wrap.js';
+import { cellsOf, rowsOf } from '../../../helpers/screen.js';
+
+/** `chunks` through a WordWrap of `cols` into a terminal of that width (as the window's transcript is set up). */
+async function screen(chunks: string[], cols = 30): Promise<Terminal> {
+  const term = new Terminal({ cols, rows: 20, allowProposedApi: true, convertEol: true });
+  const wrap = new WordWrap(() => cols);
+  for (const chunk of chunks) await new Promise<void>((resolve) => term.write(wrap.push(chunk), resolve));
+  return term;
+}
+
+const PROSE =
+  'The quick brown fox jumps over the lazy dog, then naps beside the riverbank until the evening comes.';
+
+describe('word wrap for the window transcript', () => {
+  it('breaks prose between words, never inside one, and loses no word', async () => {
+    const rows = rowsOf(await screen([PROSE]));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(30);
+    // Every word is whole on one row: the rows joined by spaces are the text again.
+    expect(rows.map((r) => r.trimEnd()).join(' ')).toBe(PROSE);
+    // A plain terminal would have cut a word: this is what the wrap is for.
+    const plain = rowsOf(
+      await new Promise<Terminal>((resolve) => {
+        const term = new Terminal({ cols: 30, rows: 20, allowProposedApi: true });
+        term.write(PROSE, () => resolve(term));
+      }),
+    );
+    expect(plain.join(' ')).not.toBe(PROSE);
+  });
+
+  it('draws the same screen however the text is cut into chunks', async () => {
+    const whole = rowsOf(await screen([PROSE]));
+    expect(rowsOf(await screen([...PROSE]))).toEqual(whole);
+    expect(rowsOf(await screen(PROSE.match(/.{1,7}/g)!))).toEqual(whole);
+  });
+
+  it('leaves text that fits exactly as it was', () => {
+    const wrap = new WordWrap(() => 80);
+    const text = '\x1b[1mhumble-ai> 안녕하세요\x1b[22m\nshort line\n';
+    expect(wrap.push(text)).toBe(text);
+  });
+
+  it('splits a word longer than a line, and fills each line', async () => {
+    const url = 'https://example.com/' + 'a'.repeat(70);
+    const rows = rowsOf(await screen([`see ${url} ok`]));
+    // As a browser does: the long word goes to a line of its own, then is cut where each line ends.
+    expect(rows[0]!.trimEnd()).toBe('see');
+    expect(rows[1]).toBe(url.slice(0, 30));
+    expect(rows[2]).toBe(url.slice(30, 60));
+    expect(rows.slice(1).join('').replace(/ /g, '')).toBe(`${url}ok`);
+  });
+
+  it('breaks Korean and Japanese between characters, never before closing punctuation, within the width', async () => {
+    const text = '한국어 문장은 띄어쓰기가 있지만 일본語の文は空白がありません。句読点、行頭に来ない。';
+    const rows = rowsOf(await screen([text], 20));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect(row.trimStart()).not.toMatch(/^[、。]/);
+    expect(rows.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+  });
+
+  it('starts continuation lines of a list item, a quote and the user message under their text', async () => {
+    const rows = rowsOf(
+      await screen(
+        [
+          '  • one two three four five six seven eight\n',
+          '\x1b[2m│\x1b[22m alpha beta gamma delta epsilon zeta eta\n',
+          'humble-ai> please explain this long question\n',
+        ],
+        24,
+      ),
+    );
+    const item = rows.findIndex((r) => r.startsWith('  • '));
+    expect(rows[item + 1]).toMatch(/^ {4}\S/);
+    const quote = rows.findIndex((r) => r.startsWith('│ alpha'));
+    expect(rows[quote + 1]).toMatch(/^│ \S/);
+    const asked = rows.findIndex((r) => r.startsWith('humble-ai> '));
+    expect(rows[asked + 1]).toMatch(/^ {11}\S/);
+  });
+
+  it('carries styles over a break, and the indent is not styled', async () => {
+    const term = await screen(['  • plain words then \x1b[1mbold words that wrap over\x1b[22m end'], 24);
+    const rows = rowsOf(term);
+    const second = rows[1]!;
+    expect(second).toMatch(/^ {4}/);
+    const word = second.trim().split(' ')[0]!;
+    expect(cellsOf(term, word)!.every((c) => c.bold)).toBe(true);
+    const line = term.buffer.active.getLine(1)!;
+    expect(line.getCell(0)!.isBold()).toBe(0);
+  });
+});
