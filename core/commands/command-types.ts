@@ -29,7 +29,9 @@ export interface McpServerView {
   name: string;
   enabled: boolean;
   description?: string;
-  state: 'connecting' | 'connected' | 'failed' | 'disabled';
+  state: 'connecting' | 'connected' | 'failed' | 'disabled' | 'needs-sign-in';
+  /** Remote servers can be signed in to (`/mcp login`). */
+  remote: boolean;
   reason?: string;
   tools: { name: string; description: string }[];
   stderrTail: string[];
@@ -48,6 +50,12 @@ export interface CommandContext {
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;
+  /** Starts a browser sign-in to a remote server: the link to open (undefined: connected without one). */
+  mcpSignIn(name: string): Promise<{ url: string | undefined; done: Promise<void> }>;
+  /** The address the browser ended on (or the code), pasted back. */
+  mcpPasteSignIn(name: string, text: string): Promise<void>;
+  /** Forgets a server's sign-in; resolves with whether there was one. */
+  mcpSignOut(name: string): Promise<boolean>;
   /** The line saying which servers' tools the active model's tool limit leaves out, if any. */
   toolLimitLine(): Promise<string | undefined>;
   /** This conversation's last tool results, newest first. */

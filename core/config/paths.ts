@@ -7,6 +7,8 @@ export interface HacPaths {
   config: string;
   systemPrompt: string;
   mcpServers: string;
+  /** Sign-ins of remote MCP servers (tokens), one 0600 file per server. */
+  mcpAuth: string;
   sessions: string;
   logs: string;
   history: string;
@@ -27,6 +29,7 @@ export function hacPaths(home: string = resolveHome()): HacPaths {
     config: path.join(home, 'config.json'),
     systemPrompt: path.join(home, 'system_prompt.txt'),
     mcpServers: path.join(home, 'mcp-servers.json'),
+    mcpAuth: path.join(home, 'mcp-auth'),
     sessions: path.join(home, 'sessions'),
     logs: path.join(home, 'logs'),
     history: path.join(home, 'history'),

@@ -19,6 +19,9 @@ export interface McpHandle {
     file: string;
   }>;
   setEnabled(name: string, on: boolean): Promise<void>;
+  signIn(name: string): Promise<{ url: string | undefined; done: Promise<void> }>;
+  pasteSignIn(name: string, text: string): Promise<void>;
+  signOut(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -30,13 +33,17 @@ export function createMcpHandle(
   secrets: SecretRegistry,
   connectTimeoutMs?: number,
 ): McpHandle {
+  const none = () => new Error(`No MCP servers configured in ${paths.mcpServers}.`);
   if (!existsSync(paths.mcpServers)) {
     return {
       source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
       start() {},
       subscribe: () => () => {},
       view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
-      setEnabled: () => Promise.reject(new Error(`No MCP servers configured in ${paths.mcpServers}.`)),
+      setEnabled: () => Promise.reject(none()),
+      signIn: () => Promise.reject(none()),
+      pasteSignIn: () => Promise.reject(none()),
+      signOut: () => Promise.reject(none()),
       close: () => Promise.resolve(),
     };
   }
@@ -47,7 +54,14 @@ export function createMcpHandle(
   let readyPromise: Promise<void> | undefined;
   const load = () =>
     (loading ??= import('../mcp/index.js').then(({ McpPool }) => {
-      pool = new McpPool({ file: paths.mcpServers, logger, env, connectTimeoutMs, secrets });
+      pool = new McpPool({
+        file: paths.mcpServers,
+        authDir: paths.mcpAuth,
+        logger,
+        env,
+        connectTimeoutMs,
+        secrets,
+      });
       pool.subscribe((event) => {
         for (const listener of listeners) listener(event);
       });
@@ -75,6 +89,7 @@ export function createMcpHandle(
         enabled: s.enabled,
         description: s.description || undefined,
         state: s.state === 'disconnected' ? 'connected' : s.state,
+        remote: s.transport !== 'stdio',
         reason: s.reason,
         tools: s.tools,
         stderrTail: s.stderrTail,
@@ -82,6 +97,12 @@ export function createMcpHandle(
       return { servers, error: p.configError, file: paths.mcpServers };
     },
     setEnabled: async (name, on) => (await load()).setEnabled(name, on),
+    async signIn(name) {
+      const { url, done } = await (await load()).signIn(name);
+      return { url: url?.href, done };
+    },
+    pasteSignIn: async (name, text) => (await load()).pasteSignIn(name, text),
+    signOut: async (name) => (await load()).signOut(name),
     close: async () => {
       if (loading) await (await loading).close();
     },

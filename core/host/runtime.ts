@@ -177,6 +177,9 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     },
     mcpServers: () => mcp.view(),
     setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
+    mcpSignIn: (name) => mcp.signIn(name),
+    mcpPasteSignIn: (name, text) => mcp.pasteSignIn(name, text),
+    mcpSignOut: (name) => mcp.signOut(name),
     discoverModels: async () =>
       (await Promise.all([discoverOllama(config, logger), discoverAnthropic(config, env, logger)])).flat(),
     async toolLimitLine() {

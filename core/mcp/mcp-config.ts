@@ -21,6 +21,21 @@ export interface McpServerConfig {
   url?: string;
   /** Per tool call, reset by progress notifications. */
   timeoutMs: number;
+  /** Remote only: how hac signs in (values as written, may hold `${VAR}`); absent: discovered from the server. */
+  oauth?: McpOAuthConfig;
+}
+
+/** `oauth` of a remote server: a client registered by hand, scopes, or machine sign-in (client credentials). */
+export interface McpOAuthConfig {
+  grant: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  clientSecret?: string;
+  /** client_credentials with a signed JWT (private_key_jwt) instead of a secret: the PEM key. */
+  privateKey?: string;
+  signingAlgorithm?: string;
+  scopes?: string[];
+  /** The https address of hac's client metadata document, where the server accepts one as client id. */
+  clientMetadataUrl?: string;
 }
 
 /** The loaded mcp-servers.json: the servers in file order. */
@@ -51,6 +66,17 @@ const serverSchema = z.looseObject({
   transport: lower(['sse', 'http', 'streamable-http', 'streamablehttp']).optional(),
   type: lower(['stdio', 'sse', 'http', 'streamable-http', 'streamablehttp']).optional(),
   timeout: z.number().int().positive().optional(),
+  oauth: z
+    .strictObject({
+      grant: lower(['authorization_code', 'client_credentials']).optional(),
+      clientId: z.string().trim().min(1).optional(),
+      clientSecret: z.string().min(1).optional(),
+      privateKey: z.string().min(1).optional(),
+      signingAlgorithm: z.string().min(1).optional(),
+      scopes: z.array(z.string().trim().min(1)).optional(),
+      clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+    })
+    .optional(),
 });
 
 const fileSchema = z.looseObject({
@@ -73,6 +99,15 @@ const FIXES: Record<string, string> = {
   transport: 'Use "sse" or "http" (streamable HTTP).',
   type: 'Use "stdio", "sse", "http" or "streamable-http".',
   timeout: 'Give the tool-call timeout in milliseconds, e.g. 60000.',
+  oauth:
+    'Use an object: {"clientId": "…", "clientSecret": "${SECRET}", "scopes": ["read"]}, or leave it out.',
+  grant: 'Use "authorization_code" (a person signs in) or "client_credentials" (a machine).',
+  clientId: 'Give the client id the server registered for hac.',
+  clientSecret: 'Give the client secret, best as "${VARIABLE}".',
+  privateKey: 'Give the PEM private key, best as "${VARIABLE}".',
+  signingAlgorithm: 'Give the JWT algorithm, e.g. "ES256" or "RS256".',
+  scopes: 'Use an array of strings, e.g. ["read", "write"].',
+  clientMetadataUrl: 'Give the https:// address of the client metadata document.',
 };
 
 /** Loads and validates mcp-servers.json; throws ConfigError naming every problem. Never writes. */
@@ -155,6 +190,24 @@ function resolveServer(
     });
     return undefined;
   }
+  const oauth = entry.oauth;
+  if (oauth && entry.command) {
+    problems.push({
+      at: `${at}.oauth`,
+      message: `server "${name}" is a local server ("command"): OAuth is for remote servers.`,
+      fix: 'Remove "oauth", or use "url" for a remote server.',
+    });
+    return undefined;
+  }
+  const grant = oauth?.grant === 'client_credentials' ? 'client_credentials' : 'authorization_code';
+  if (grant === 'client_credentials' && (!oauth?.clientId || !(oauth.clientSecret || oauth.privateKey))) {
+    problems.push({
+      at: `${at}.oauth`,
+      message: `server "${name}" signs in with client_credentials but has no "clientId" with "clientSecret" or "privateKey".`,
+      fix: 'Add "clientId" and "clientSecret" (or "privateKey"), as the server registered hac.',
+    });
+    return undefined;
+  }
   return {
     name,
     description: entry.description ?? '',
@@ -166,6 +219,7 @@ function resolveServer(
     cwd: entry.cwd,
     url: entry.url,
     timeoutMs: entry.timeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(oauth ? { oauth: { ...oauth, grant } } : {}),
   };
 }
 

@@ -1,3 +1,8 @@
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,9 +24,19 @@ import { ProcessTreeTransport } from './process-tree-transport.js';
 import { StderrTail } from './stderr-tail.js';
 import { abortable, settlesWithin, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
+import type { McpAuthStore } from './oauth/auth-store.js';
+import { HacOAuthProvider, SignInRequired } from './oauth/oauth-provider.js';
+import { codeFromPaste, listenForRedirect, type RedirectListener } from './oauth/redirect-listener.js';
 
-/** Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once. */
-export type McpServerState = 'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed';
+/**
+ * Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once.
+ * `needs-sign-in`: a remote server wants the user to sign in (`/mcp login`).
+ */
+export type McpServerState =
+  'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'needs-sign-in';
+
+/** How long a browser sign-in may take before hac stops waiting for it. */
+const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /** Timing and environment a connection needs; the pool fills in the defaults. */
 export interface McpConnectionOptions {
@@ -34,6 +49,21 @@ export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
   onChange: () => void;
   secrets?: SecretRegistry;
+  /** Where sign-ins of remote servers are kept. */
+  authStore: McpAuthStore;
+  /**
+   * Signs in without asking whenever a server wants it, opening the link with this (a test client playing the
+   * browser); hac itself signs in only through `signIn()`.
+   */
+  autoSignIn?: (server: string, url: URL) => void;
+}
+
+/** A browser sign-in under way: the code comes from the redirect listener or is pasted back. */
+interface PendingSignIn {
+  listener: RedirectListener;
+  code: Promise<string>;
+  paste(text: string): void;
+  end(): void;
 }
 
 interface Session {
@@ -55,6 +85,9 @@ export class McpConnection {
   private openController: AbortController | undefined;
   private generation = 0;
   private readonly closings = new Set<Promise<void>>();
+  /** Remote servers' OAuth hooks (made on first connect), and a browser sign-in under way. */
+  private authProvider: OAuthClientProvider | undefined;
+  private pending: PendingSignIn | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -83,11 +116,15 @@ export class McpConnection {
         return session;
       },
       (error: unknown) => {
-        if (generation === this.generation) {
-          const reason = describeError(error);
-          this.setState('failed', reason);
-          this.options.logger.error(`MCP server "${this.name}" failed to start: ${reason}`);
+        if (generation !== this.generation) return undefined;
+        if (needsSignIn(error)) {
+          this.setState('needs-sign-in', 'sign in with /mcp login');
+          this.options.logger.info(`MCP server "${this.name}" needs sign-in.`);
+          return undefined;
         }
+        const reason = describeError(error);
+        this.setState('failed', reason);
+        this.options.logger.error(`MCP server "${this.name}" failed to start: ${reason}`);
         return undefined;
       },
     );
@@ -102,8 +139,14 @@ export class McpConnection {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     let session = await this.usableSession(signal);
     try {
-      return await this.callOn(session, tool, args, signal);
+      await this.allowAutoSignIn();
+      // More access asked for mid-call (403 insufficient_scope) is a sign-in too.
+      return await this.signedIn(session, signal, () => this.callOn(session, tool, args, signal));
     } catch (error) {
+      if (needsSignIn(error)) {
+        this.setState('needs-sign-in', 'sign in with /mcp login');
+        throw new McpPoolError('mcp-not-connected', this.name, new SignInRequired(this.name).message);
+      }
       if (signal.aborted || !isSessionGone(error)) throw this.callError(tool, error, signal);
       this.lost(session, describeError(error));
       if (!isUndelivered(error)) throw this.callError(tool, error, signal);
@@ -136,6 +179,8 @@ export class McpConnection {
       throw new McpPoolError('mcp-disabled', this.name, `MCP server "${this.name}" is disabled.`);
     }
     if (this.session) return this.session;
+    if (this.state === 'needs-sign-in')
+      throw new McpPoolError('mcp-not-connected', this.name, new SignInRequired(this.name).message);
     if (this.opening || this.state === 'disconnected') {
       if (!this.opening)
         this.options.logger.warn(
@@ -212,7 +257,8 @@ export class McpConnection {
 
   private async connectSession(generation: number, signal: AbortSignal): Promise<Session> {
     const { logger, connectTimeoutMs, clientInfo } = this.options;
-    const transport = this.createTransport();
+    await this.allowAutoSignIn();
+    const transport = await this.createTransport();
     const client = new Client(clientInfo, { capabilities: {} });
     let markExited!: () => void;
     const session: Session = {
@@ -243,13 +289,23 @@ export class McpConnection {
     const seconds = connectTimeoutMs / 1000;
     try {
       logger.debug(`MCP ${this.name}: connecting over ${this.config.transport}.`);
-      await abortable(
-        withTimeout(client.connect(transport), connectTimeoutMs, `no answer within ${seconds} s`),
-        signal,
-      );
-      const tools = await abortable(
-        withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
-        signal,
+      try {
+        await abortable(
+          withTimeout(client.connect(transport), connectTimeoutMs, `no answer within ${seconds} s`),
+          signal,
+        );
+      } catch (error) {
+        // The browser sign-in this connect started: once it is done, connect again with the new tokens.
+        if (!(error instanceof UnauthorizedError) || !this.pending) throw error;
+        await this.finishSignIn(session, signal);
+        this.track(this.shutdown(session));
+        return await this.connectSession(generation, signal);
+      }
+      const tools = await this.signedIn(session, signal, () =>
+        abortable(
+          withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
+          signal,
+        ),
       );
       if (generation !== this.generation) throw new Error('stopped while connecting');
       this.tools = tools;
@@ -261,7 +317,7 @@ export class McpConnection {
     }
   }
 
-  private createTransport(): Transport {
+  private async createTransport(): Promise<Transport> {
     const { config } = this;
     const { env, logger } = this.options;
     const where = `mcp-servers.json: server "${config.name}"`;
@@ -293,9 +349,160 @@ export class McpConnection {
       `MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`,
     );
     const requestInit = { headers };
+    // A server given an Authorization header signs in that way; any other may ask for OAuth.
+    const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+    const authProvider = hasAuthHeader ? undefined : await this.oauthProvider();
     return config.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, { requestInit, authProvider })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+  }
+
+  /** The SDK's OAuth hooks for this server: machine sign-in as configured, else hac's browser sign-in. */
+  private async oauthProvider(): Promise<OAuthClientProvider> {
+    if (this.authProvider) return this.authProvider;
+    const { config } = this;
+    const { env, secrets } = this.options;
+    const where = `mcp-servers.json: server "${config.name}" oauth`;
+    const value = (text: string | undefined) =>
+      text === undefined ? undefined : substituteVars(text, env, where);
+    const oauth = config.oauth;
+    const clientSecret = value(oauth?.clientSecret);
+    const privateKey = value(oauth?.privateKey);
+    secrets?.add([clientSecret, privateKey]);
+    const scope = oauth?.scopes?.join(' ') || undefined;
+    if (oauth?.grant === 'client_credentials') {
+      const clientId = value(oauth.clientId) ?? '';
+      this.authProvider = privateKey
+        ? new PrivateKeyJwtProvider({
+            clientId,
+            privateKey,
+            algorithm: oauth.signingAlgorithm ?? 'ES256',
+            clientName: 'hac',
+            scope,
+          })
+        : new ClientCredentialsProvider({
+            clientId,
+            clientSecret: clientSecret ?? '',
+            clientName: 'hac',
+            scope,
+          });
+      return this.authProvider;
+    }
+    this.authProvider = await HacOAuthProvider.load(config.name, config.url ?? '', this.options.authStore, {
+      clientId: value(oauth?.clientId),
+      clientSecret,
+      scopes: oauth?.scopes,
+      clientMetadataUrl: oauth?.clientMetadataUrl,
+    });
+    return this.authProvider;
+  }
+
+  /**
+   * `/mcp login`: signs in to this remote server in the browser. Resolves with the link to open once the
+   * server has given it (undefined when no browser is needed: the server connected at once), and `done`,
+   * which settles when the server is connected or the sign-in has ended.
+   */
+  async signIn(): Promise<{ url: URL | undefined; done: Promise<void> }> {
+    if (this.config.transport === 'stdio')
+      throw new McpPoolError(
+        'mcp-call-failed',
+        this.name,
+        `"${this.name}" is a local server: it needs no sign-in.`,
+      );
+    await this.stop('disconnected');
+    let shown!: (url: URL | undefined) => void;
+    const link = new Promise<URL | undefined>((resolve) => (shown = resolve));
+    await this.beginSignIn(shown);
+    const done = this.open().then((session) => {
+      this.pending?.end();
+      shown(undefined);
+      if (!session && this.state !== 'connected')
+        throw new Error(this.reason ?? 'the sign-in did not finish');
+    });
+    done.catch(() => undefined);
+    return { url: await link, done };
+  }
+
+  /** The address the browser ended on (or the code), pasted back where the browser cannot reach hac. */
+  pasteSignIn(text: string): void {
+    if (!this.pending)
+      throw new Error(`no sign-in to "${this.name}" is under way; start one with /mcp login ${this.name}`);
+    this.pending.paste(text);
+  }
+
+  /** `/mcp logout`: forgets this server's tokens and registration; the server then needs sign-in again. */
+  async signOut(): Promise<boolean> {
+    await this.stop('disconnected');
+    const provider = await this.oauthProvider();
+    const forgot = provider instanceof HacOAuthProvider ? await provider.forget() : false;
+    void this.open();
+    return forgot;
+  }
+
+  /** Opens a window for a browser sign-in: a redirect listener, and a way to paste the code back. */
+  private async beginSignIn(open: (url: URL) => void): Promise<void> {
+    const provider = await this.oauthProvider();
+    if (!(provider instanceof HacOAuthProvider)) return;
+    this.pending?.end();
+    const listener = await listenForRedirect(() => provider.sentState);
+    let pasted!: { resolve(code: string): void; reject(error: Error): void };
+    const fromPaste = new Promise<string>((resolve, reject) => (pasted = { resolve, reject }));
+    const code = Promise.race([listener.code, fromPaste]);
+    code.catch(() => undefined);
+    provider.signIn = {
+      redirectUrl: listener.redirectUrl,
+      open: (url) => {
+        this.options.logger.info(`MCP server "${this.name}": sign-in started.`);
+        open(url);
+      },
+    };
+    const pending: PendingSignIn = {
+      listener,
+      code,
+      paste: (text) => pasted.resolve(codeFromPaste(text, provider.sentState)),
+      end: () => {
+        listener.close();
+        pasted.reject(new Error('the sign-in ended'));
+        if (this.pending === pending) {
+          this.pending = undefined;
+          provider.signIn = undefined;
+        }
+      },
+    };
+    this.pending = pending;
+  }
+
+  /** Test clients that play the browser sign in whenever asked (see `autoSignIn`). */
+  private async allowAutoSignIn(): Promise<void> {
+    const auto = this.options.autoSignIn;
+    if (!auto || this.pending || this.config.transport === 'stdio') return;
+    await this.beginSignIn((url) => auto(this.name, url));
+  }
+
+  /** Runs `step`; when the server wants a sign-in that is under way, waits for it and runs `step` again. */
+  private async signedIn<T>(session: Session, signal: AbortSignal, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !this.pending) throw error;
+      await this.finishSignIn(session, signal);
+      return step();
+    }
+  }
+
+  /** Waits for the browser (or a paste) to bring the code, and trades it for tokens. */
+  private async finishSignIn(session: Session, signal: AbortSignal): Promise<void> {
+    const pending = this.pending!;
+    try {
+      const code = await abortable(
+        withTimeout(pending.code, SIGN_IN_WAIT_MS, 'the sign-in was not finished within 10 minutes'),
+        signal,
+      );
+      await (session.transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+      this.options.logger.info(`MCP server "${this.name}": signed in.`);
+    } finally {
+      pending.end();
+    }
   }
 
   private async refreshTools(session: Session): Promise<void> {
@@ -367,6 +574,11 @@ export class McpConnection {
     this.reason = reason;
     this.options.onChange();
   }
+}
+
+/** The server wants a browser sign-in that is not under way. */
+function needsSignIn(error: unknown): boolean {
+  return error instanceof SignInRequired || error instanceof UnauthorizedError;
 }
 
 /** The SDK rejects a result that breaks the schema with zod's error, whose message is a JSON dump: say it in one line. */

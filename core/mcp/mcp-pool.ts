@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { updateJsonFile } from '../config/json-edit.js';
 import { ConfigError } from '../errors/hac-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
@@ -8,6 +9,7 @@ import { McpConnection, type McpServerState } from './mcp-connection.js';
 import { describeError, McpPoolError } from './mcp-errors.js';
 import type { McpToolInfo } from './list-tools.js';
 import { McpTool } from './mcp-tool.js';
+import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
 
 /** Options of the pool; everything but `file` has a default. */
@@ -24,6 +26,10 @@ export interface McpPoolOptions {
   clientInfo?: { name: string; version: string };
   /** Where the env and header values of every server are registered as secrets. */
   secrets?: SecretRegistry;
+  /** Where sign-ins of remote servers are kept. Default: `mcp-auth/` beside mcp-servers.json. */
+  authDir?: string;
+  /** Sign in without asking, the link opened with this (test clients that play the browser). */
+  autoSignIn?: (server: string, url: URL) => void;
 }
 
 /** What `/mcp` and `/toggle-mcp` show for one configured server, in file order. */
@@ -142,6 +148,28 @@ export class McpPool {
     }
   }
 
+  /**
+   * `/mcp login`: starts a browser sign-in to a remote server. Resolves with the link for the user (undefined
+   * when the server connected without one) and `done`, settled when it is connected or the sign-in ended.
+   */
+  async signIn(server: string): Promise<{ url: URL | undefined; done: Promise<void> }> {
+    await this.start();
+    this.assertOpen(server);
+    return this.connection(server).signIn();
+  }
+
+  /** The address the browser ended on, or the code, pasted back by the user. */
+  pasteSignIn(server: string, text: string): void {
+    this.connection(server).pasteSignIn(text);
+  }
+
+  /** `/mcp logout`: forgets the server's tokens; resolves with whether there were any. */
+  async signOut(server: string): Promise<boolean> {
+    await this.start();
+    this.assertOpen(server);
+    return this.connection(server).signOut();
+  }
+
   /** Listens to state and tool-list changes; returns the unsubscribe function. */
   subscribe(listener: (event: McpPoolEvent) => void): () => void {
     this.listeners.add(listener);
@@ -174,6 +202,8 @@ export class McpPool {
     }
     if (this.closed) return;
     const { options } = this;
+    const authDir = options.authDir ?? path.join(path.dirname(options.file), 'mcp-auth');
+    const authStore = new McpAuthStore(authDir, this.logger, options.secrets);
     this.connections = servers.map(
       (config) =>
         new McpConnection(config, {
@@ -184,6 +214,8 @@ export class McpPool {
           clientInfo: options.clientInfo ?? { name: 'hac', version: '0.1.0' },
           onChange: () => this.emit(config.name),
           secrets: options.secrets,
+          authStore,
+          autoSignIn: options.autoSignIn,
         }),
     );
     this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));

@@ -1,6 +1,9 @@
 // The client the MCP conformance suite runs: `node client-entry.mjs <server-url>`, scenario in MCP_CONFORMANCE_SCENARIO.
 // It drives our McpPool (core/mcp bundled by esbuild, path in HAC_MCP_BUNDLE) over streamable HTTP, as hac would:
 // connect, list tools, call what the scenario offers, close. Exit code 0 when every step worked.
+// Sign-ins: the suite's authorization servers approve at once, so a person's part is played by following the
+// authorization link over HTTP to hac's loopback redirect listener. What a user would write in mcp-servers.json
+// (a client registered by hand, machine credentials) comes from the scenario's context.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +14,26 @@ const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-conformance-'));
 const file = path.join(dir, 'mcp-servers.json');
-writeFileSync(file, JSON.stringify({ mcpServers: { conformance: { url, type: 'http' } } }));
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const oauth = {
+  // Where the server accepts a client metadata document as client id, the address a user's organisation hosts.
+  clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  ...(context.client_id && { clientId: context.client_id }),
+  ...(context.client_secret && { clientSecret: context.client_secret }),
+  ...(context.private_key_pem && { privateKey: context.private_key_pem }),
+  ...(context.signing_algorithm && { signingAlgorithm: context.signing_algorithm }),
+  ...(scenario.startsWith('auth/client-credentials') && { grant: 'client_credentials' }),
+};
+writeFileSync(file, JSON.stringify({ mcpServers: { conformance: { url, type: 'http', oauth } } }));
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const logger = { debug: log, info: log, warn: log, error: log };
-const pool = new McpPool({ file, logger, connectTimeoutMs: 15_000 });
+const pool = new McpPool({
+  file,
+  logger,
+  connectTimeoutMs: 15_000,
+  autoSignIn: (_server, link) => void browse(link),
+});
 let ok = true;
 try {
   await pool.ready();
@@ -36,6 +54,21 @@ try {
   await pool.close();
 }
 process.exit(ok ? 0 : 1);
+
+/** A browser whose user approves: follows the authorization server's redirects back to hac's listener. */
+async function browse(link) {
+  let next = link;
+  for (let hop = 0; hop < 5; hop++) {
+    const response = await fetch(next, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (!location) return log(`sign-in page ${next} answered ${response.status} without a redirect`);
+    next = new URL(location, next);
+    if (next.hostname === '127.0.0.1' && next.pathname === '/callback') {
+      const back = await fetch(next);
+      return log(`redirect listener answered ${back.status}`);
+    }
+  }
+}
 
 /** Arguments that satisfy a simple JSON Schema: one value per required (or listed) property. */
 function exampleArguments(schema) {

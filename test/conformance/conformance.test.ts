@@ -28,13 +28,8 @@ function clientScenarios(): string[] {
 }
 
 const all = clientScenarios();
-// The OAuth scenarios all fail the same way (no OAuth client) and take ~6 s each: two stand for them unless
-// HAC_CONFORMANCE_ALL=1 asks for every one (do that when OAuth work starts or the suite is upgraded).
-const sampledAuth = new Set(['auth/metadata-default', 'auth/resource-mismatch']);
-const scenarios =
-  process.env.HAC_CONFORMANCE_ALL === '1'
-    ? all
-    : all.filter((s) => !s.startsWith('auth/') || sampledAuth.has(s));
+// Every scenario, the OAuth ones too (a few seconds each, run side by side).
+const scenarios = all;
 let work = '';
 let bundle = '';
 

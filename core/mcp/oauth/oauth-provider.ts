@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { McpAuthStore, StoredAuth } from './auth-store.js';
+
+/** Client settings of mcp-servers.json's `oauth`, `${VAR}` values filled in. */
+export interface OAuthClientSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  clientMetadataUrl?: string;
+}
+
+/** A browser sign-in under way: where the browser comes back to, and who shows the user the link. */
+export interface SignInWindow {
+  redirectUrl: string;
+  open(authorizationUrl: URL): void;
+}
+
+/** The server wants a browser sign-in and none is under way: the user runs `/mcp login`. */
+export class SignInRequired extends Error {
+  constructor(readonly server: string) {
+    super(`MCP server "${server}" needs sign-in: /mcp login ${server}`);
+    this.name = 'SignInRequired';
+  }
+}
+
+/**
+ * The MCP SDK's OAuth client hooks for one remote server (the SDK does discovery, registration, PKCE, the
+ * resource indicator, scopes, refresh and step-up): what it learns is kept in the auth store. A browser
+ * sign-in happens only while one is under way (`/mcp login`): otherwise a server that wants one stops the
+ * connection with SignInRequired, before any registration is made.
+ */
+export class HacOAuthProvider implements OAuthClientProvider {
+  private stored: StoredAuth;
+  private verifier: string | undefined;
+  private expectedState: string | undefined;
+  /** Set while a browser sign-in is allowed. */
+  signIn: SignInWindow | undefined;
+
+  private constructor(
+    private readonly server: string,
+    private readonly store: McpAuthStore,
+    private readonly settings: OAuthClientSettings,
+    stored: StoredAuth,
+  ) {
+    this.stored = stored;
+  }
+
+  static async load(
+    server: string,
+    url: string,
+    store: McpAuthStore,
+    settings: OAuthClientSettings,
+  ): Promise<HacOAuthProvider> {
+    return new HacOAuthProvider(server, store, settings, await store.read(url));
+  }
+
+  get hasTokens(): boolean {
+    return this.stored.tokens !== undefined;
+  }
+
+  /** The `state` the authorization server must send back, for the redirect listener to check. */
+  get sentState(): string | undefined {
+    return this.expectedState;
+  }
+
+  get redirectUrl(): string {
+    return this.signIn?.redirectUrl ?? this.stored.clientRedirectUrl ?? 'http://127.0.0.1/callback';
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.settings.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'hac (humble-ai-cli)',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.settings.clientSecret ? 'client_secret_basic' : 'none',
+      ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
+    };
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    if (this.settings.clientId)
+      return { client_id: this.settings.clientId, client_secret: this.settings.clientSecret };
+    // A registration is made for one redirect address; a sign-in on another port registers again.
+    const { client, clientRedirectUrl } = this.stored;
+    if (!client) return this.signIn || this.hasTokens ? undefined : this.required();
+    if (this.signIn && clientRedirectUrl !== this.signIn.redirectUrl) return undefined;
+    return client;
+  }
+
+  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    if (this.settings.clientId) return;
+    await this.save({ client, clientRedirectUrl: this.redirectUrl });
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.stored.tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.save({ tokens });
+  }
+
+  state(): string {
+    if (!this.signIn) this.required();
+    this.expectedState = randomBytes(16).toString('base64url');
+    return this.expectedState;
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    if (!this.signIn) this.required();
+    this.signIn.open(authorizationUrl);
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('No sign-in is under way for this server.');
+    return this.verifier;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.stored.discovery;
+  }
+
+  async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    await this.save({ discovery });
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier') return void (this.verifier = undefined);
+    const next = { ...this.stored };
+    if (scope === 'all' || scope === 'tokens') delete next.tokens;
+    if (scope === 'all' || scope === 'client') delete next.client;
+    if (scope === 'all' || scope === 'discovery') delete next.discovery;
+    this.stored = next;
+    await this.store.write(next);
+  }
+
+  /** Forgets this server's sign-in: tokens, registration and discovery. */
+  async forget(): Promise<boolean> {
+    this.stored = { url: this.stored.url };
+    return this.store.remove(this.stored.url);
+  }
+
+  private async save(change: Partial<StoredAuth>): Promise<void> {
+    this.stored = { ...this.stored, ...change };
+    await this.store.write(this.stored);
+  }
+
+  private required(): never {
+    throw new SignInRequired(this.server);
+  }
+}
