@@ -30,6 +30,7 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
       case 'status':
       case 'prompt':
       case 'session-saved':
+      case 'open-link': // a one-shot run never opens a browser
       case 'exit':
         return;
       case 'command-output': // `--resume`: its line goes beside the answer, never into it

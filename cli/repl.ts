@@ -19,8 +19,11 @@ import {
   PasteAwareInput,
   restorePastedNewlines,
 } from './paste-input.js';
+import { openInBrowser } from './open-in-browser.js';
 import { mark } from './profile.js';
 import { TypeAheadGate } from './type-ahead.js';
+
+const NO_BROWSER = 'No browser could be opened here: open the link above yourself.';
 
 /** How the REPL starts. */
 export interface ReplOptions {
@@ -159,6 +162,10 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         return;
       case 'mcp-status':
         return printAbove(transcript.render(event));
+      case 'open-link':
+        return openInBrowser(event.url, () =>
+          printAbove(transcript.render({ type: 'notice', level: 'dim', text: NO_BROWSER })),
+        );
       default: {
         const text = transcript.render(event);
         if (text) out.write(text);

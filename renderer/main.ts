@@ -49,6 +49,8 @@ const removeTestHooks = installTestHooks(view, output);
 const stopEvents = bridge.onEvents((events, replay) => {
   output.show(events, replay);
   for (const event of events) {
+    // A sign-in page the core asks to open; through the bridge's link rules, like any link.
+    if (event.type === 'open-link' && !replay) void bridge.openLink(event.url);
     state.react(event);
     choices.react(event);
     prompt.react(event);

@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawn } from 'node:child_process';
 import { createInputHistory, hacPaths, sharedRuntime } from '../../core/index.js';
 import { EXIT } from '../exit-codes.js';
+import { openInBrowser } from '../open-in-browser.js';
 import { startWebServer } from './web-server.js';
 
 export const WEB_USAGE = 'Usage: hac web [--port N] [--open]';
@@ -61,7 +61,10 @@ export async function runWeb(argv: string[]): Promise<number> {
   }
   process.stdout.write(`${server.url}\n`);
   logger.info('hac web: serving on 127.0.0.1 (the URL and its token are on stdout only).');
-  if (open) openInBrowser(server.url);
+  if (open)
+    openInBrowser(server.url, () =>
+      process.stderr.write('hac: could not open a browser; open the URL above.\n'),
+    );
   await finished;
   logger.info('hac web: closing.');
   await server.close();
@@ -72,16 +75,4 @@ export async function runWeb(argv: string[]): Promise<number> {
 /** dist/renderer, beside dist/cli where the running `hac.cjs` is. */
 function rendererDir(): string {
   return path.resolve(path.dirname(realpathSync(process.argv[1] ?? '.')), '../renderer');
-}
-
-function openInBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]];
-  const child = spawn(command, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => process.stderr.write(`hac: could not open a browser; open the URL above.\n`));
-  child.unref();
 }

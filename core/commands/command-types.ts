@@ -10,6 +10,8 @@ import type { SessionListing } from '../sessions/session-store.js';
  */
 export interface CommandOutput {
   lines: string[];
+  /** A link the front end opens in a browser where it can (the lines show it too). */
+  openLink?: string;
   question?: CommandQuestion;
   exit?: boolean;
 }

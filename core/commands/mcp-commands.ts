@@ -1,7 +1,45 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 
+/** `/mcp`, `/mcp login <server> [address]`, `/mcp logout <server>`. */
+export async function mcpCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
+  const [action = '', name = '', ...rest] = arg.trim().split(/\s+/);
+  if (action === '') return mcpList(ctx);
+  if (action !== 'login' && action !== 'logout') return { lines: [MCP_USAGE] };
+  const { servers } = await ctx.mcpServers();
+  const server = servers.find((s) => s.name === name);
+  if (!name || !server)
+    return { lines: [name ? `No MCP server named "${name}" in mcp-servers.json.` : MCP_USAGE] };
+  if (!server.remote) return { lines: [`"${name}" is a local server: it needs no sign-in.`] };
+  if (action === 'logout') {
+    const forgot = await ctx.mcpSignOut(name);
+    return {
+      lines: [forgot ? `Signed out of "${name}": its tokens are forgotten.` : `"${name}" had no sign-in.`],
+    };
+  }
+  const pasted = rest.join(' ');
+  if (pasted) {
+    await ctx.mcpPasteSignIn(name, pasted);
+    return { lines: [`Sign-in for "${name}" received; connecting…`] };
+  }
+  const { url, done } = await ctx.mcpSignIn(name);
+  if (!url) {
+    await done;
+    return { lines: [`MCP server "${name}" is connected.`] };
+  }
+  return {
+    lines: [
+      `Sign in to "${name}" in your browser:`,
+      url,
+      `If the browser cannot reach this machine (SSH, another computer), paste the address it ends on: /mcp login ${name} <address>`,
+    ],
+    openLink: url,
+  };
+}
+
+const MCP_USAGE = 'Usage: /mcp, /mcp login <server> [address], /mcp logout <server>';
+
 /** `/mcp`: every server with its status, description and functions; disabled ones as disabled. */
-export async function mcpCommand(ctx: CommandContext): Promise<CommandOutput> {
+async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
   const { servers, error, file } = await ctx.mcpServers();
   const lines: string[] = [];
   if (error) lines.push(error.message, '');
@@ -11,7 +49,9 @@ export async function mcpCommand(ctx: CommandContext): Promise<CommandOutput> {
       ? 'disabled'
       : s.state === 'failed'
         ? `failed: ${s.reason ?? 'unknown error'}`
-        : s.state;
+        : s.state === 'needs-sign-in'
+          ? `needs sign-in (/mcp login ${s.name})`
+          : s.state;
     lines.push(`${s.name}: ${state}${s.description ? ` — ${s.description}` : ''}`);
     if (s.enabled && s.state === 'failed' && s.stderrTail.length) {
       lines.push('  last stderr lines:', ...s.stderrTail.map((l) => `    ${l}`));

@@ -14,7 +14,11 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     usage: '/set-tool-mode [auto|manual]',
     description: 'Ask before each tool call (manual) or not (auto).',
   },
-  { name: '/mcp', usage: '/mcp', description: 'Show MCP servers, their status and their tools.' },
+  {
+    name: '/mcp',
+    usage: '/mcp [login|logout <server>]',
+    description: 'Show MCP servers and their tools; sign in to a remote one, or forget its sign-in.',
+  },
   { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
   { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
@@ -42,7 +46,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case '/set-tool-mode':
       return setToolMode(ctx, arg);
     case '/mcp':
-      return mcpCommand(ctx);
+      return mcpCommand(ctx, arg);
     case '/toggle-mcp':
       return toggleMcpCommand(ctx);
     case '/sessions':

@@ -202,6 +202,7 @@ export class ChatController {
     if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
     for (;;) {
       if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
+      if (output.openLink) this.emit({ type: 'open-link', url: output.openLink });
       if (output.exit) return this.emit({ type: 'exit' });
       const question = output.question;
       if (!question) return;

@@ -4,10 +4,13 @@ import type { Runtime } from './runtime.js';
 export interface McpProblem {
   server?: string;
   text: string;
+  /** Good news rather than a problem: a sign-in finished. */
+  ok?: boolean;
 }
 
 /**
- * Reports each MCP problem once: a broken mcp-servers.json and each server that fails.
+ * Reports each MCP problem once: a broken mcp-servers.json, each server that fails or needs sign-in; and a
+ * server that was waiting for a sign-in and is now connected.
  * Watches the pool until `stop()`; `check()` also runs on demand (at start).
  */
 export function watchMcpProblems(
@@ -15,6 +18,8 @@ export function watchMcpProblems(
   report: (problem: McpProblem) => void,
 ): { check(): Promise<void>; stop(): void } {
   const shown = new Set<string>();
+  /** Servers reported as needing sign-in, until they connect. */
+  const signingIn = new Set<string>();
   const check = async (): Promise<void> => {
     const { servers, error } = await runtime.mcpServers();
     if (error && !shown.has('')) {
@@ -27,6 +32,19 @@ export function watchMcpProblems(
         report({
           server: s.name,
           text: `MCP server "${s.name}" failed: ${s.reason ?? 'unknown error'} (see /mcp)`,
+        });
+      }
+      if (s.state === 'needs-sign-in' && !signingIn.has(s.name)) {
+        signingIn.add(s.name);
+        report({ server: s.name, text: `MCP server "${s.name}" needs sign-in: /mcp login ${s.name}` });
+      }
+      if (s.state === 'connected' && signingIn.delete(s.name)) {
+        shown.delete(s.name);
+        const tools = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
+        report({
+          server: s.name,
+          ok: true,
+          text: `MCP server "${s.name}" is signed in and connected (${tools}).`,
         });
       }
     }

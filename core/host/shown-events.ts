@@ -15,7 +15,8 @@ export class ShownEvents {
   constructor(private readonly limit = KEPT_CHARS) {}
 
   add(event: HostEvent): void {
-    if (event.type === 'status') return;
+    // The state as it is now is what matters; a link opened once is not opened again.
+    if (event.type === 'status' || event.type === 'open-link') return;
     const last = this.events.at(-1);
     const joins = event.type === 'text-delta' || event.type === 'thinking-delta';
     if (joins && last?.type === event.type && last.text.length < 65_536)

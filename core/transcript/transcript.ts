@@ -77,10 +77,11 @@ export class TranscriptRenderer {
       case 'busy':
         return this.line(this.styles.dim(event.text));
       case 'mcp-status':
-        return this.line(this.styles.red(event.text));
+        return this.line(event.ok ? event.text : this.styles.red(event.text));
       case 'fatal':
         return this.line(this.styles.red(event.report.message));
       case 'session-saved':
+      case 'open-link':
       case 'status':
       case 'prompt-withdrawn':
       case 'exit':

@@ -52,8 +52,13 @@ export type HostEvent =
   | { type: 'prompt-withdrawn' }
   /** A line was submitted while a turn or command runs, and was not taken. */
   | { type: 'busy'; text: string }
-  /** An MCP problem, reported once: a broken mcp-servers.json (no `server`) or a server that failed. */
-  | { type: 'mcp-status'; server?: string; text: string }
+  /**
+   * An MCP problem, reported once: a broken mcp-servers.json (no `server`), a server that failed or needs
+   * sign-in; or (`ok`) good news a user waits for: a sign-in finished.
+   */
+  | { type: 'mcp-status'; server?: string; text: string; ok?: boolean }
+  /** A link for the user to open (a sign-in page): the front end opens it in a browser where it can. */
+  | { type: 'open-link'; url: string }
   /** The answered turn was written to its session file. */
   | { type: 'session-saved'; file: string }
   /** Start-up or a command failed in a way the user must fix (config.json broken): shown instead of a chat. */

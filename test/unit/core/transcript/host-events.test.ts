@@ -58,6 +58,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     '\nMCP server "x" failed: boom (see /mcp)\n',
   ],
   'session-saved': [{ type: 'session-saved', file: '/s.json' }, ''],
+  'open-link': [{ type: 'open-link', url: 'https://auth.example/authorize' }, ''], // the lines before it show it
   fatal: [
     { type: 'fatal', report: { code: 'config-invalid', message: 'config.json is not valid' } },
     '\nconfig.json is not valid\n',
@@ -119,6 +120,7 @@ describe('transcript: every host event', () => {
 
   it('styles problems red and the busy line dim, as the CLI does', () => {
     expect(renderAll([{ type: 'mcp-status', text: 'failed' }], ANSI_STYLES)).toBe('\x1b[31mfailed\x1b[39m\n');
+    expect(renderAll([{ type: 'mcp-status', text: 'signed in', ok: true }], ANSI_STYLES)).toBe('signed in\n');
     expect(renderAll([{ type: 'busy', text: 'wait' }], ANSI_STYLES)).toBe('\x1b[2mwait\x1b[22m\n');
     expect(renderAll([{ type: 'fatal', report: { code: 'x', message: 'broken' } }], ANSI_STYLES)).toBe(
       '\x1b[31mbroken\x1b[39m\n',
