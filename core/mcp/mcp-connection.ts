@@ -161,7 +161,7 @@ export class McpConnection {
   }
 
   /** Ends the session (if any) and waits for a stdio child to exit; `disabled` stays until `open()`. */
-  async stop(nextState: 'disabled' | 'disconnected' = 'disabled'): Promise<void> {
+  async stop(nextState: 'disabled' | 'disconnected' | 'needs-sign-in' = 'disabled'): Promise<void> {
     this.generation += 1;
     const session = this.session;
     const pending = this.opening;
@@ -409,7 +409,7 @@ export class McpConnection {
         this.name,
         `"${this.name}" is a local server: it needs no sign-in.`,
       );
-    await this.stop('disconnected');
+    await this.stop('needs-sign-in');
     let shown!: (url: URL | undefined) => void;
     const link = new Promise<URL | undefined>((resolve) => (shown = resolve));
     await this.beginSignIn(shown);
@@ -432,7 +432,7 @@ export class McpConnection {
 
   /** `/mcp logout`: forgets this server's tokens and registration; the server then needs sign-in again. */
   async signOut(): Promise<boolean> {
-    await this.stop('disconnected');
+    await this.stop('needs-sign-in');
     const provider = await this.oauthProvider();
     const forgot = provider instanceof HacOAuthProvider ? await provider.forget() : false;
     void this.open();

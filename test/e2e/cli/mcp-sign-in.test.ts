@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import { root, startListening } from '../../integration/mcp/helpers.js';
+
+// Signing in to a hosted MCP server from the terminal, from outside: hac in a pty, the MCP SDK's own OAuth
+// server and protected MCP endpoint on loopback, the browser played by a script (BROWSER) and an HTTP client.
+
+const oauthServer = path.join(root, 'test/fixtures/mcp/oauth-server.mjs');
+const tempDir = useTempDir('hac-sign-in-');
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup() {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const server = await startListening([oauthServer]);
+  cleanups.push(() => server.stop());
+  const home = tempDir();
+  const hacHome = writeCliHome(home, fake.baseUrl, {
+    servers: { hosted: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'http' } },
+    config: { toolCallMode: 'auto' },
+  });
+  // The "browser": writes down the link it was asked to open.
+  const opened = path.join(home, 'opened.txt');
+  const browser = path.join(home, 'browser.sh');
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > "${opened}"\n`);
+  chmodSync(browser, 0o755);
+  return { fake, server, home, hacHome, opened, browser };
+}
+
+describe('signing in to a hosted MCP server in the terminal', () => {
+  it('says-needs-sign-in-logs-in-through-the-browser-then-its-tool-works-and-no-token-is-ever-shown', async () => {
+    const { fake, home, hacHome, opened, browser } = await setup();
+    const hac = new HacPty(home, [], { BROWSER: browser });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    await hac.waitFor('MCP server "hosted" needs sign-in: /mcp login hosted');
+    hac.write('/mcp\r');
+    await hac.waitFor('hosted: needs sign-in (/mcp login hosted)');
+
+    hac.write('/mcp login hosted\r');
+    await hac.waitFor('Sign in to "hosted" in your browser:');
+    await hac.waitFor('paste the address it ends on: /mcp login hosted <address>');
+    // The link went to the browser, and is on screen as one line.
+    await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
+    const link = readFileSync(opened, 'utf8');
+    expect(plain(hac.output)).toContain(link);
+    const back = await fetch(link, { redirect: 'manual' });
+    expect(await (await fetch(back.headers.get('location')!)).text()).toContain('Signed in');
+    await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).');
+
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'hosted__whoami', arguments: {} }]),
+      openaiReply.text(['You are signed in.']),
+    );
+    hac.write('who am I?\r');
+    await hac.waitFor('You are signed in.');
+    expect(JSON.stringify(fake.requests[1])).toContain('signed in as a registered client');
+
+    // The tokens: in one 0600 file, and nowhere else (screen, logs, sessions).
+    hac.write('/exit\r');
+    await hac.exited;
+    const authDir = path.join(hacHome, 'mcp-auth');
+    const [file] = readdirSync(authDir);
+    expect(statSync(path.join(authDir, file!)).mode & 0o777).toBe(0o600);
+    const { tokens } = JSON.parse(readFileSync(path.join(authDir, file!), 'utf8')) as {
+      tokens: { access_token: string; refresh_token: string };
+    };
+    const everywhere = [
+      hac.output,
+      ...['logs', 'sessions'].flatMap((dir) =>
+        readdirSync(path.join(hacHome, dir)).map((f) => readFileSync(path.join(hacHome, dir, f), 'utf8')),
+      ),
+    ].join('\n');
+    expect(everywhere).not.toContain(tokens.access_token);
+    expect(everywhere).not.toContain(tokens.refresh_token);
+  });
+
+  it('one-shot-never-opens-a-browser-it-names-the-server-on-stderr-and-answers-without-it', async () => {
+    const { fake, home, opened, browser } = await setup();
+    fake.reply(openaiReply.text(['An answer without tools.']));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [HAC_BIN, '-p', 'hello'], {
+      cwd: home,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        HAC_HOME: path.join(home, '.humble-ai-cli'),
+        BROWSER: browser,
+      },
+    });
+    expect(stdout).toBe('An answer without tools.\n');
+    expect(stderr).toContain('MCP server "hosted" needs sign-in: /mcp login hosted');
+    expect(() => statSync(opened)).toThrow();
+  });
+});
