@@ -130,7 +130,7 @@ export class WordWrap {
 
   /**
    * A line break before the next character (`width` cells): the word it belongs to moves to the next line
-   * with it when it fits there, else the word is split here (a word longer than a line, a URL).
+   * with it when it fits there.
    */
   private breakLine(cols: number, width: number): string {
     const hang = this.hangingIndent(cols);
@@ -143,9 +143,15 @@ export class WordWrap {
       this.wordStart = hang.width;
       return out;
     }
+    if (this.word !== '') {
+      // A word longer than a line (a URL) is left to the terminal's own wrap: it stays one word there, so its
+      // link is still found and a copy of it has no line break.
+      this.col = 0;
+      this.wordStart = 0;
+      return '';
+    }
     this.col = hang.width;
     this.wordStart = hang.width;
-    this.word = '';
     this.wordStyles = this.styles;
     return `\x1b[0m\r\n${hang.text}${this.styles}`;
   }

@@ -4,6 +4,7 @@ import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/opena
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
 import { useTempDir } from '../../helpers/temp-home.js';
+import { root, startListening } from '../../integration/mcp/helpers.js';
 import {
   HacWeb,
   launchChromium,
@@ -18,6 +19,7 @@ import {
 // Chromium against the OpenAI fake.
 
 const tempDir = useTempDir('hac-window-');
+const oauthServer = `${root}/test/fixtures/mcp/oauth-server.mjs`;
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -490,6 +492,28 @@ describe.skipIf(NO_BROWSER)(
       await fold.click();
       await expect.poll(text).toContain('Second thought.\n<<< End Thinking >>>\nThe answer.');
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    });
+
+    it('mcp-login-opens-the-sign-in-page-through-the-bridge-and-the-server-turns-connected', async () => {
+      const server = await startListening([oauthServer]);
+      cleanups.push(() => server.stop());
+      const { web } = await serve({
+        servers: { hosted: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'http' } },
+      });
+      const page = await open(web);
+      await waitForTranscript(page, /MCP server "hosted" needs sign-in: \/mcp login hosted/);
+      // The sign-in page opens in a new tab (the bridge's link rules); the signed-in user is sent straight back.
+      const [popup] = await Promise.all([
+        page.context().waitForEvent('page'),
+        send(page, '/mcp login hosted'),
+      ]);
+      await popup.waitForLoadState();
+      await expect.poll(() => popup.locator('h1').innerText()).toBe('Signed in');
+      expect(new URL(popup.url()).hostname).toBe('127.0.0.1');
+      await waitForTranscript(page, /MCP server "hosted" is signed in and connected \(1 tool\)\./);
+      await expect.poll(() => status(page)).toContain('MCP 1/1');
+      if (process.env.HAC_SCREENSHOTS)
+        await page.screenshot({ path: `${process.env.HAC_SCREENSHOTS}/desktop-mcp-sign-in.png` });
     });
   },
 );
