@@ -86,6 +86,12 @@ describe('signing in to a hosted MCP server', () => {
     expect((await pool.call('hosted', 'whoami', {}, never)).isError).toBe(false);
     expect((await stats(server.port)).refreshes).toBe(1);
 
+    // A refresh the server refuses: back to needs sign-in, said in one line.
+    await fetch(`http://127.0.0.1:${server.port}/expire?revoke`, { method: 'POST' });
+    const refused = await pool.call('hosted', 'whoami', {}, never).catch((e: Error) => e);
+    expect((refused as Error).message).toBe('MCP server "hosted" needs sign-in: /mcp login hosted');
+    expect(state(pool)).toBe('needs-sign-in');
+
     expect(await pool.signOut('hosted')).toBe(true);
     expect(readdirSync(authDir)).toEqual([]);
     await until(pool, () => state(pool) === 'needs-sign-in');
