@@ -26,7 +26,7 @@ import { abortable, settlesWithin, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
 import { HacOAuthProvider, SignInRequired } from './oauth/oauth-provider.js';
-import { codeFromPaste, listenForRedirect, type RedirectListener } from './oauth/redirect-listener.js';
+import { codeFromPaste, listenForRedirect } from './oauth/redirect-listener.js';
 
 /**
  * Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once.
@@ -60,7 +60,6 @@ export interface McpConnectionOptions {
 
 /** A browser sign-in under way: the code comes from the redirect listener or is pasted back. */
 interface PendingSignIn {
-  listener: RedirectListener;
   code: Promise<string>;
   paste(text: string): void;
   end(): void;
@@ -457,7 +456,6 @@ export class McpConnection {
       },
     };
     const pending: PendingSignIn = {
-      listener,
       code,
       paste: (text) => pasted.resolve(codeFromPaste(text, provider.sentState)),
       end: () => {
