@@ -15,7 +15,7 @@ const NO_BREAK_BEFORE = new Set([
 const HANGING = new RegExp(`^( *(?:│ )*)((?:[•\\-*+]|\\d{1,3}[.)]|${PROMPT.trim()}) )?`);
 /** How much of a line's start is kept to find its hanging indent. */
 const HEAD_CHARS = 24;
-const ASCII_WORD = /[!-~]+/y;
+const ASCII_RUN = /[ -~]+/y;
 
 /**
  * Breaks lines at word boundaries for a screen `columns` wide, as text streams (xterm.js itself breaks
@@ -59,15 +59,11 @@ export class WordWrap {
         i = end;
         continue;
       }
-      ASCII_WORD.lastIndex = i;
-      const match = ASCII_WORD.exec(text)?.[0];
-      const run = match?.slice(0, cols - this.col);
+      ASCII_RUN.lastIndex = i;
+      const run = ASCII_RUN.exec(text)?.[0].slice(0, cols - this.col);
       if (run) {
-        // Printable ASCII up to the line's end: one piece (the common case, kept fast).
-        this.startWord(run.charAt(0), false);
-        this.word += run;
-        this.col += run.length;
-        this.keepHead(run);
+        // Printable ASCII up to the line's end, spaces and all, in one piece (the common case, kept fast).
+        this.asciiRun(run);
         out += run;
         i += run.length;
         continue;
@@ -104,6 +100,24 @@ export class WordWrap {
     this.col += width;
     this.keepHead(char);
     return out + char;
+  }
+
+  /** Printable ASCII that fits on the line: the word it ends in is the one a later break may move. */
+  private asciiRun(run: string): void {
+    const space = run.lastIndexOf(' ');
+    if (space === -1) {
+      this.startWord(run.charAt(0), false);
+      this.word += run;
+    } else if (space === run.length - 1) {
+      this.endWord();
+    } else {
+      this.wordStart = this.col + space + 1;
+      this.word = run.slice(space + 1);
+      this.wordStyles = this.styles;
+      this.wordIsWide = false;
+    }
+    this.col += run.length;
+    this.keepHead(run);
   }
 
   /** A character of a word: it starts a new word after a space, and wide characters are words of their own. */
