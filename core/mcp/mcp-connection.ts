@@ -1,8 +1,4 @@
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,8 +21,8 @@ import { StderrTail } from './stderr-tail.js';
 import { abortable, settlesWithin, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
-import { HacOAuthProvider, SignInRequired } from './oauth/oauth-provider.js';
-import { codeFromPaste, listenForRedirect } from './oauth/redirect-listener.js';
+import { SignInRequired } from './oauth/oauth-provider.js';
+import { ServerSignIn } from './oauth/server-sign-in.js';
 
 /**
  * Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once.
@@ -34,9 +30,6 @@ import { codeFromPaste, listenForRedirect } from './oauth/redirect-listener.js';
  */
 export type McpServerState =
   'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'needs-sign-in';
-
-/** How long a browser sign-in may take before hac stops waiting for it. */
-const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /** Timing and environment a connection needs; the pool fills in the defaults. */
 export interface McpConnectionOptions {
@@ -58,13 +51,6 @@ export interface McpConnectionOptions {
   autoSignIn?: (server: string, url: URL) => void;
 }
 
-/** A browser sign-in under way: the code comes from the redirect listener or is pasted back. */
-interface PendingSignIn {
-  code: Promise<string>;
-  paste(text: string): void;
-  end(): void;
-}
-
 interface Session {
   client: Client;
   transport: Transport;
@@ -84,15 +70,15 @@ export class McpConnection {
   private openController: AbortController | undefined;
   private generation = 0;
   private readonly closings = new Set<Promise<void>>();
-  /** Remote servers' OAuth hooks (made on first connect), and a browser sign-in under way. */
-  private authProvider: OAuthClientProvider | undefined;
-  private pending: PendingSignIn | undefined;
+  /** How this server signs in, if it is remote: OAuth hooks and a browser sign-in under way. */
+  private readonly signIns: ServerSignIn;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly options: McpConnectionOptions,
   ) {
     this.state = config.enabled ? 'connecting' : 'disabled';
+    this.signIns = new ServerSignIn(config, options);
   }
 
   get name(): string {
@@ -295,8 +281,8 @@ export class McpConnection {
         );
       } catch (error) {
         // The browser sign-in this connect started: once it is done, connect again with the new tokens.
-        if (!(error instanceof UnauthorizedError) || !this.pending) throw error;
-        await this.finishSignIn(session, signal);
+        if (!(error instanceof UnauthorizedError) || !this.signIns.underWay) throw error;
+        await this.signIns.finish(session.transport, signal);
         this.track(this.shutdown(session));
         return await this.connectSession(generation, signal);
       }
@@ -350,50 +336,10 @@ export class McpConnection {
     const requestInit = { headers };
     // A server given an Authorization header signs in that way; any other may ask for OAuth.
     const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
-    const authProvider = hasAuthHeader ? undefined : await this.oauthProvider();
+    const authProvider = hasAuthHeader ? undefined : await this.signIns.provider();
     return config.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit, authProvider })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
-  }
-
-  /** The SDK's OAuth hooks for this server: machine sign-in as configured, else hac's browser sign-in. */
-  private async oauthProvider(): Promise<OAuthClientProvider> {
-    if (this.authProvider) return this.authProvider;
-    const { config } = this;
-    const { env, secrets } = this.options;
-    const where = `mcp-servers.json: server "${config.name}" oauth`;
-    const value = (text: string | undefined) =>
-      text === undefined ? undefined : substituteVars(text, env, where);
-    const oauth = config.oauth;
-    const clientSecret = value(oauth?.clientSecret);
-    const privateKey = value(oauth?.privateKey);
-    secrets?.add([clientSecret, privateKey]);
-    const scope = oauth?.scopes?.join(' ') || undefined;
-    if (oauth?.grant === 'client_credentials') {
-      const clientId = value(oauth.clientId) ?? '';
-      this.authProvider = privateKey
-        ? new PrivateKeyJwtProvider({
-            clientId,
-            privateKey,
-            algorithm: oauth.signingAlgorithm ?? 'ES256',
-            clientName: 'hac',
-            scope,
-          })
-        : new ClientCredentialsProvider({
-            clientId,
-            clientSecret: clientSecret ?? '',
-            clientName: 'hac',
-            scope,
-          });
-      return this.authProvider;
-    }
-    this.authProvider = await HacOAuthProvider.load(config.name, config.url ?? '', this.options.authStore, {
-      clientId: value(oauth?.clientId),
-      clientSecret,
-      scopes: oauth?.scopes,
-      clientMetadataUrl: oauth?.clientMetadataUrl,
-    });
-    return this.authProvider;
   }
 
   /**
@@ -411,9 +357,9 @@ export class McpConnection {
     await this.stop('needs-sign-in');
     let shown!: (url: URL | undefined) => void;
     const link = new Promise<URL | undefined>((resolve) => (shown = resolve));
-    await this.beginSignIn(shown);
+    await this.signIns.begin(shown);
     const done = this.open().then((session) => {
-      this.pending?.end();
+      this.signIns.end();
       shown(undefined);
       if (!session && this.state !== 'connected')
         throw new Error(this.reason ?? 'the sign-in did not finish');
@@ -424,57 +370,22 @@ export class McpConnection {
 
   /** The address the browser ended on (or the code), pasted back where the browser cannot reach hac. */
   pasteSignIn(text: string): void {
-    if (!this.pending)
-      throw new Error(`no sign-in to "${this.name}" is under way; start one with /mcp login ${this.name}`);
-    this.pending.paste(text);
+    this.signIns.paste(text);
   }
 
   /** `/mcp logout`: forgets this server's tokens and registration; the server then needs sign-in again. */
   async signOut(): Promise<boolean> {
     await this.stop('needs-sign-in');
-    const provider = await this.oauthProvider();
-    const forgot = provider instanceof HacOAuthProvider ? await provider.forget() : false;
+    const forgot = await this.signIns.forget();
     void this.open();
     return forgot;
-  }
-
-  /** Opens a window for a browser sign-in: a redirect listener, and a way to paste the code back. */
-  private async beginSignIn(open: (url: URL) => void): Promise<void> {
-    const provider = await this.oauthProvider();
-    if (!(provider instanceof HacOAuthProvider)) return;
-    this.pending?.end();
-    const listener = await listenForRedirect(() => provider.sentState);
-    let pasted!: { resolve(code: string): void; reject(error: Error): void };
-    const fromPaste = new Promise<string>((resolve, reject) => (pasted = { resolve, reject }));
-    const code = Promise.race([listener.code, fromPaste]);
-    code.catch(() => undefined);
-    provider.signIn = {
-      redirectUrl: listener.redirectUrl,
-      open: (url) => {
-        this.options.logger.info(`MCP server "${this.name}": sign-in started.`);
-        open(url);
-      },
-    };
-    const pending: PendingSignIn = {
-      code,
-      paste: (text) => pasted.resolve(codeFromPaste(text, provider.sentState)),
-      end: () => {
-        listener.close();
-        pasted.reject(new Error('the sign-in ended'));
-        if (this.pending === pending) {
-          this.pending = undefined;
-          provider.signIn = undefined;
-        }
-      },
-    };
-    this.pending = pending;
   }
 
   /** Test clients that play the browser sign in whenever asked (see `autoSignIn`). */
   private async allowAutoSignIn(): Promise<void> {
     const auto = this.options.autoSignIn;
-    if (!auto || this.pending || this.config.transport === 'stdio') return;
-    await this.beginSignIn((url) => auto(this.name, url));
+    if (!auto || this.signIns.underWay || this.config.transport === 'stdio') return;
+    await this.signIns.begin((url) => auto(this.name, url));
   }
 
   /** Runs `step`; when the server wants a sign-in that is under way, waits for it and runs `step` again. */
@@ -482,24 +393,9 @@ export class McpConnection {
     try {
       return await step();
     } catch (error) {
-      if (!(error instanceof UnauthorizedError) || !this.pending) throw error;
-      await this.finishSignIn(session, signal);
+      if (!(error instanceof UnauthorizedError) || !this.signIns.underWay) throw error;
+      await this.signIns.finish(session.transport, signal);
       return step();
-    }
-  }
-
-  /** Waits for the browser (or a paste) to bring the code, and trades it for tokens. */
-  private async finishSignIn(session: Session, signal: AbortSignal): Promise<void> {
-    const pending = this.pending!;
-    try {
-      const code = await abortable(
-        withTimeout(pending.code, SIGN_IN_WAIT_MS, 'the sign-in was not finished within 10 minutes'),
-        signal,
-      );
-      await (session.transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
-      this.options.logger.info(`MCP server "${this.name}": signed in.`);
-    } finally {
-      pending.end();
     }
   }
 

@@ -1,0 +1,158 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger } from '../../logging/logger.js';
+import type { SecretRegistry } from '../../logging/secrets.js';
+import type { McpServerConfig } from '../mcp-config.js';
+import { substituteVars } from '../mcp-env.js';
+import { abortable, withTimeout } from '../timing.js';
+import type { McpAuthStore } from './auth-store.js';
+import { HacOAuthProvider } from './oauth-provider.js';
+import { codeFromPaste, listenForRedirect } from './redirect-listener.js';
+
+/** How long a browser sign-in may take before hac stops waiting for it. */
+const SIGN_IN_WAIT_MS = 10 * 60_000;
+
+export interface ServerSignInOptions {
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  secrets?: SecretRegistry;
+  authStore: McpAuthStore;
+}
+
+/** A browser sign-in under way: the code comes from the redirect listener or is pasted back. */
+interface PendingSignIn {
+  code: Promise<string>;
+  paste(text: string): void;
+  end(): void;
+}
+
+/**
+ * How one remote server signs in: the SDK's OAuth hooks (machine credentials as configured, else hac's
+ * browser sign-in) and the browser sign-in under way, if any, with its redirect listener.
+ */
+export class ServerSignIn {
+  private hooks: OAuthClientProvider | undefined;
+  private pending: PendingSignIn | undefined;
+
+  constructor(
+    private readonly config: McpServerConfig,
+    private readonly options: ServerSignInOptions,
+  ) {}
+
+  get underWay(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** The SDK's OAuth hooks for this server, made on first use. */
+  async provider(): Promise<OAuthClientProvider> {
+    this.hooks ??= await this.makeProvider();
+    return this.hooks;
+  }
+
+  /** Opens a window for a browser sign-in: a redirect listener, and a way to paste the code back. */
+  async begin(open: (url: URL) => void): Promise<void> {
+    const provider = await this.provider();
+    if (!(provider instanceof HacOAuthProvider)) return;
+    this.pending?.end();
+    const listener = await listenForRedirect(() => provider.sentState);
+    let pasted!: { resolve(code: string): void; reject(error: Error): void };
+    const fromPaste = new Promise<string>((resolve, reject) => (pasted = { resolve, reject }));
+    const code = Promise.race([listener.code, fromPaste]);
+    code.catch(() => undefined);
+    provider.signIn = {
+      redirectUrl: listener.redirectUrl,
+      open: (url) => {
+        this.options.logger.info(`MCP server "${this.config.name}": sign-in started.`);
+        open(url);
+      },
+    };
+    const pending: PendingSignIn = {
+      code,
+      paste: (text) => pasted.resolve(codeFromPaste(text, provider.sentState)),
+      end: () => {
+        listener.close();
+        pasted.reject(new Error('the sign-in ended'));
+        if (this.pending === pending) {
+          this.pending = undefined;
+          provider.signIn = undefined;
+        }
+      },
+    };
+    this.pending = pending;
+  }
+
+  /** The address the browser ended on (or the code), pasted back where the browser cannot reach hac. */
+  paste(text: string): void {
+    const { name } = this.config;
+    if (!this.pending)
+      throw new Error(`no sign-in to "${name}" is under way; start one with /mcp login ${name}`);
+    this.pending.paste(text);
+  }
+
+  /** Waits for the browser (or a paste) to bring the code, and trades it for tokens on `transport`. */
+  async finish(transport: Transport, signal: AbortSignal): Promise<void> {
+    const pending = this.pending!;
+    try {
+      const code = await abortable(
+        withTimeout(pending.code, SIGN_IN_WAIT_MS, 'the sign-in was not finished within 10 minutes'),
+        signal,
+      );
+      await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+      this.options.logger.info(`MCP server "${this.config.name}": signed in.`);
+    } finally {
+      pending.end();
+    }
+  }
+
+  end(): void {
+    this.pending?.end();
+  }
+
+  /** Forgets the tokens and registration; resolves with whether there were any. */
+  async forget(): Promise<boolean> {
+    const provider = await this.provider();
+    return provider instanceof HacOAuthProvider ? provider.forget() : false;
+  }
+
+  private async makeProvider(): Promise<OAuthClientProvider> {
+    const { config } = this;
+    const { env, secrets } = this.options;
+    const where = `mcp-servers.json: server "${config.name}" oauth`;
+    const value = (text: string | undefined) =>
+      text === undefined ? undefined : substituteVars(text, env, where);
+    const oauth = config.oauth;
+    const clientSecret = value(oauth?.clientSecret);
+    const privateKey = value(oauth?.privateKey);
+    secrets?.add([clientSecret, privateKey]);
+    const scope = oauth?.scopes?.join(' ') || undefined;
+    if (oauth?.grant === 'client_credentials') {
+      const clientId = value(oauth.clientId) ?? '';
+      return privateKey
+        ? new PrivateKeyJwtProvider({
+            clientId,
+            privateKey,
+            algorithm: oauth.signingAlgorithm ?? 'ES256',
+            clientName: 'hac',
+            scope,
+          })
+        : new ClientCredentialsProvider({
+            clientId,
+            clientSecret: clientSecret ?? '',
+            clientName: 'hac',
+            scope,
+          });
+    }
+    return HacOAuthProvider.load(config.name, config.url ?? '', this.options.authStore, {
+      clientId: value(oauth?.clientId),
+      clientSecret,
+      scopes: oauth?.scopes,
+      clientMetadataUrl: oauth?.clientMetadataUrl,
+    });
+  }
+}
