@@ -131,6 +131,8 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
   const resized = terminal.onResize(({ cols }) => {
     if (cols === columns) return;
     columns = cols;
+    // Nothing drawn yet (the first fits while fonts load): nothing to wrap again.
+    if (shown.list().length === 0) return;
     clearTimeout(rewrap);
     rewrap = setTimeout(() => redraw(), REWRAP_DELAY_MS);
   });
