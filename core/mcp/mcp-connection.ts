@@ -1,24 +1,19 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { formatJsonPath } from '../config/read-json-file.js';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
-import { substituteMap, substituteVars } from './mcp-env.js';
-import { describeError, isSessionGone, isUndelivered, McpPoolError } from './mcp-errors.js';
+import { describeError, isSessionGone, isUndelivered, McpPoolError, zodIssues } from './mcp-errors.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
-import { ProcessTreeTransport } from './process-tree-transport.js';
 import { StderrTail } from './stderr-tail.js';
-import { abortable, settlesWithin, withTimeout } from './timing.js';
+import { closeSession, createTransport, type Session } from './mcp-session.js';
+import { abortable, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
@@ -49,14 +44,6 @@ export interface McpConnectionOptions {
    * browser); hac itself signs in only through `signIn()`.
    */
   autoSignIn?: (server: string, url: URL) => void;
-}
-
-interface Session {
-  client: Client;
-  transport: Transport;
-  /** Settles when the transport has closed: for stdio, when the child has exited. */
-  exited: Promise<void>;
-  closing: boolean;
 }
 
 /** One configured MCP server: its session (opened, reused, reopened once when lost), tools and status. */
@@ -243,7 +230,11 @@ export class McpConnection {
   private async connectSession(generation: number, signal: AbortSignal): Promise<Session> {
     const { logger, connectTimeoutMs, clientInfo } = this.options;
     await this.allowAutoSignIn();
-    const transport = await this.createTransport();
+    const transport = await createTransport(this.config, {
+      ...this.options,
+      stderr: this.stderr,
+      oauth: () => this.signIns.provider(),
+    });
     const client = new Client(clientInfo, { capabilities: {} });
     let markExited!: () => void;
     const session: Session = {
@@ -300,46 +291,6 @@ export class McpConnection {
       this.track(this.shutdown(session));
       throw error;
     }
-  }
-
-  private async createTransport(): Promise<Transport> {
-    const { config } = this;
-    const { env, logger } = this.options;
-    const where = `mcp-servers.json: server "${config.name}"`;
-    // Values are secrets: only the keys are logged.
-    const keys = Object.keys(config.env);
-    if (config.transport === 'stdio') {
-      const args = config.args.map((arg) => substituteVars(arg, env, `${where} args`));
-      logger.debug(
-        `MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`,
-      );
-      const childEnv = substituteMap(config.env, env, `${where} env`);
-      this.options.secrets?.add(Object.values(childEnv));
-      const transport = new ProcessTreeTransport({
-        command: config.command ?? '',
-        args,
-        env: childEnv,
-        cwd: config.cwd,
-      });
-      transport.stderr.on('data', (chunk: Buffer) => {
-        for (const line of this.stderr.push(chunk.toString('utf8')))
-          logger.info(`MCP ${config.name} stderr: ${line}`);
-      });
-      return transport;
-    }
-    const headers = substituteMap(config.env, env, `${where} env`);
-    const url = new URL(config.url ?? '');
-    this.options.secrets?.add([...Object.values(headers), decodeURIComponent(url.password)]);
-    logger.debug(
-      `MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`,
-    );
-    const requestInit = { headers };
-    // A server given an Authorization header signs in that way; any other may ask for OAuth.
-    const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
-    const authProvider = hasAuthHeader ? undefined : await this.signIns.provider();
-    return config.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit, authProvider })
-      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
   }
 
   /**
@@ -422,40 +373,8 @@ export class McpConnection {
     this.track(this.shutdown(session));
   }
 
-  private async shutdown(session: Session): Promise<void> {
-    session.closing = true;
-    const { client, transport } = session;
-    const { killAfterMs } = this.options;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      // close() alone leaves the server's session open (sdk-facts).
-      await withTimeout(transport.terminateSession(), killAfterMs, 'terminate timed out').catch(
-        () => undefined,
-      );
-    }
-    if (!(transport instanceof ProcessTreeTransport)) {
-      await client.close().catch(() => undefined);
-      return;
-    }
-    const pid = transport.pid;
-    // Closes stdin first, the polite way; then SIGTERM, then SIGKILL, each to the whole tree.
-    await client.close().catch(() => undefined);
-    if (pid === undefined) return;
-    const goneWithin = async (ms: number) => {
-      const deadline = Date.now() + ms;
-      if (!(await settlesWithin(session.exited, ms))) return false;
-      // The wrapper is gone; what it started may not be.
-      while (transport.treeAlive(pid)) {
-        if (Date.now() >= deadline) return false;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return true;
-    };
-    if (await goneWithin(killAfterMs / 2)) return;
-    transport.signal(pid, 'SIGTERM');
-    if (await goneWithin(killAfterMs / 2)) return;
-    this.options.logger.warn(`MCP server "${this.name}" (pid ${pid}) did not exit; killing it.`);
-    transport.signal(pid, 'SIGKILL');
-    await goneWithin(killAfterMs);
+  private shutdown(session: Session): Promise<void> {
+    return closeSession(session, this.name, this.options);
   }
 
   private track(closing: Promise<void>): void {
@@ -473,14 +392,4 @@ export class McpConnection {
 /** The server wants a browser sign-in that is not under way. */
 function needsSignIn(error: unknown): boolean {
   return error instanceof SignInRequired || error instanceof UnauthorizedError;
-}
-
-/** The SDK rejects a result that breaks the schema with zod's error, whose message is a JSON dump: say it in one line. */
-function zodIssues(error: unknown): string | undefined {
-  const issues = (error as { name?: string; issues?: unknown } | undefined)?.issues;
-  if (!(error as Error | undefined)?.name?.endsWith('ZodError') || !Array.isArray(issues)) return undefined; // $ZodError in zod 4
-  return (issues as { path?: PropertyKey[]; message?: string }[])
-    .slice(0, 3)
-    .map((issue) => `${formatJsonPath(issue.path ?? []) || '(result)'}: ${issue.message ?? 'invalid'}`)
-    .join('; ');
 }

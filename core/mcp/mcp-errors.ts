@@ -1,3 +1,4 @@
+import { formatJsonPath } from '../config/read-json-file.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -59,4 +60,14 @@ export function describeError(error: unknown): string {
     return `${error.message}${cause}`;
   }
   return String(error);
+}
+
+/** The SDK rejects a result that breaks the schema with zod's error, whose message is a JSON dump: say it in one line. */
+export function zodIssues(error: unknown): string | undefined {
+  const issues = (error as { name?: string; issues?: unknown } | undefined)?.issues;
+  if (!(error as Error | undefined)?.name?.endsWith('ZodError') || !Array.isArray(issues)) return undefined; // $ZodError in zod 4
+  return (issues as { path?: PropertyKey[]; message?: string }[])
+    .slice(0, 3)
+    .map((issue) => `${formatJsonPath(issue.path ?? []) || '(result)'}: ${issue.message ?? 'invalid'}`)
+    .join('; ');
 }

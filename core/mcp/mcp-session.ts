@@ -1,0 +1,119 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger } from '../logging/logger.js';
+import type { SecretRegistry } from '../logging/secrets.js';
+import type { McpServerConfig } from './mcp-config.js';
+import { substituteMap, substituteVars } from './mcp-env.js';
+import { ProcessTreeTransport } from './process-tree-transport.js';
+import type { StderrTail } from './stderr-tail.js';
+import { settlesWithin, withTimeout } from './timing.js';
+
+/** One open connection to a server: the SDK client, its transport, and whether hac is closing it. */
+export interface Session {
+  client: Client;
+  transport: Transport;
+  /** Settles when the transport has closed: for stdio, when the child has exited. */
+  exited: Promise<void>;
+  closing: boolean;
+}
+
+export interface TransportOptions {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  secrets?: SecretRegistry;
+  /** Where a stdio server's stderr lines are kept for `/mcp`. */
+  stderr: StderrTail;
+  /** The OAuth hooks of a remote server that has no Authorization header of its own. */
+  oauth(): Promise<OAuthClientProvider>;
+}
+
+/**
+ * The transport for a server: a child process tree (stdio) or SSE / streamable HTTP, with `${VAR}` values
+ * filled in and registered as secrets (only their keys are logged).
+ */
+export async function createTransport(
+  config: McpServerConfig,
+  options: TransportOptions,
+): Promise<Transport> {
+  const { env, logger, secrets } = options;
+  const where = `mcp-servers.json: server "${config.name}"`;
+  const keys = Object.keys(config.env);
+  if (config.transport === 'stdio') {
+    const args = config.args.map((arg) => substituteVars(arg, env, `${where} args`));
+    logger.debug(
+      `MCP ${config.name}: starting ${config.command ?? ''} ${config.args.join(' ')}; env keys: ${keys.join(', ') || '(none)'}`,
+    );
+    const childEnv = substituteMap(config.env, env, `${where} env`);
+    secrets?.add(Object.values(childEnv));
+    const transport = new ProcessTreeTransport({
+      command: config.command ?? '',
+      args,
+      env: childEnv,
+      cwd: config.cwd,
+    });
+    transport.stderr.on('data', (chunk: Buffer) => {
+      for (const line of options.stderr.push(chunk.toString('utf8')))
+        logger.info(`MCP ${config.name} stderr: ${line}`);
+    });
+    return transport;
+  }
+  const headers = substituteMap(config.env, env, `${where} env`);
+  const url = new URL(config.url ?? '');
+  secrets?.add([...Object.values(headers), decodeURIComponent(url.password)]);
+  logger.debug(
+    `MCP ${config.name}: ${config.url ?? ''} over ${config.transport}; header keys: ${keys.join(', ') || '(none)'}`,
+  );
+  const requestInit = { headers };
+  // A server given an Authorization header signs in that way; any other may ask for OAuth.
+  const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  const authProvider = hasAuthHeader ? undefined : await options.oauth();
+  return config.transport === 'sse'
+    ? new SSEClientTransport(url, { requestInit, authProvider })
+    : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+}
+
+/**
+ * Ends a session and leaves nothing running: a remote session is terminated on the server; a stdio server's
+ * stdin is closed first, the polite way, then SIGTERM, then SIGKILL, each to the whole process tree.
+ */
+export async function closeSession(
+  session: Session,
+  name: string,
+  options: { killAfterMs: number; logger: Logger },
+): Promise<void> {
+  session.closing = true;
+  const { client, transport } = session;
+  const { killAfterMs } = options;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+    // close() alone leaves the server's session open (sdk-facts).
+    await withTimeout(transport.terminateSession(), killAfterMs, 'terminate timed out').catch(
+      () => undefined,
+    );
+  }
+  if (!(transport instanceof ProcessTreeTransport)) {
+    await client.close().catch(() => undefined);
+    return;
+  }
+  const pid = transport.pid;
+  await client.close().catch(() => undefined);
+  if (pid === undefined) return;
+  const goneWithin = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    if (!(await settlesWithin(session.exited, ms))) return false;
+    // The wrapper is gone; what it started may not be.
+    while (transport.treeAlive(pid)) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return true;
+  };
+  if (await goneWithin(killAfterMs / 2)) return;
+  transport.signal(pid, 'SIGTERM');
+  if (await goneWithin(killAfterMs / 2)) return;
+  options.logger.warn(`MCP server "${name}" (pid ${pid}) did not exit; killing it.`);
+  transport.signal(pid, 'SIGKILL');
+  await goneWithin(killAfterMs);
+}
