@@ -37,6 +37,8 @@ export interface McpServerView {
   reason?: string;
   tools: { name: string; description: string }[];
   stderrTail: string[];
+  /** The MCP protocol revision of the open session. */
+  revision?: string;
 }
 
 /** What the commands may do to the running hac. Implemented by createHac. */

@@ -53,6 +53,7 @@ async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
           ? `needs sign-in (/mcp login ${s.name})`
           : s.state;
     lines.push(`${s.name}: ${state}${s.description ? ` — ${s.description}` : ''}`);
+    if (s.enabled && s.revision) lines.push(`  protocol revision ${s.revision}`);
     if (s.enabled && s.state === 'failed' && s.stderrTail.length) {
       lines.push('  last stderr lines:', ...s.stderrTail.map((l) => `    ${l}`));
     }

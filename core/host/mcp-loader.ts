@@ -93,6 +93,7 @@ export function createMcpHandle(
         reason: s.reason,
         tools: s.tools,
         stderrTail: s.stderrTail,
+        revision: s.revision,
       }));
       return { servers, error: p.configError, file: paths.mcpServers };
     },

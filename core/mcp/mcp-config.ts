@@ -25,9 +25,12 @@ export interface McpServerConfig {
   oauth?: McpOAuthConfig;
 }
 
-/** `oauth` of a remote server: a client registered by hand, scopes, or machine sign-in (client credentials). */
+/**
+ * `oauth` of a remote server: a client registered by hand, scopes, machine sign-in (client credentials), or
+ * the company's identity provider vouching for the user (enterprise-managed authorization).
+ */
 export interface McpOAuthConfig {
-  grant: 'authorization_code' | 'client_credentials';
+  grant: 'authorization_code' | 'client_credentials' | 'enterprise';
   clientId?: string;
   clientSecret?: string;
   /** client_credentials with a signed JWT (private_key_jwt) instead of a secret: the PEM key. */
@@ -36,6 +39,18 @@ export interface McpOAuthConfig {
   scopes?: string[];
   /** The https address of hac's client metadata document, where the server accepts one as client id. */
   clientMetadataUrl?: string;
+  /** enterprise only: where the user's ID token is exchanged for a grant this server's sign-in accepts. */
+  identityProvider?: McpIdentityProviderConfig;
+}
+
+/** The company identity provider of the enterprise grant (values may hold `${VAR}`). */
+export interface McpIdentityProviderConfig {
+  /** Its token endpoint, where the ID token is exchanged (RFC 8693). */
+  tokenEndpoint: string;
+  clientId: string;
+  clientSecret?: string;
+  /** The user's ID token from that provider, best as "${VARIABLE}". */
+  idToken: string;
 }
 
 /** The loaded mcp-servers.json: the servers in file order. */
@@ -68,13 +83,21 @@ const serverSchema = z.looseObject({
   timeout: z.number().int().positive().optional(),
   oauth: z
     .strictObject({
-      grant: lower(['authorization_code', 'client_credentials']).optional(),
+      grant: lower(['authorization_code', 'client_credentials', 'enterprise']).optional(),
       clientId: z.string().trim().min(1).optional(),
       clientSecret: z.string().min(1).optional(),
       privateKey: z.string().min(1).optional(),
       signingAlgorithm: z.string().min(1).optional(),
       scopes: z.array(z.string().trim().min(1)).optional(),
       clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+      identityProvider: z
+        .strictObject({
+          tokenEndpoint: z.url({ protocol: /^https?$/ }),
+          clientId: z.string().trim().min(1),
+          clientSecret: z.string().min(1).optional(),
+          idToken: z.string().min(1),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -101,7 +124,12 @@ const FIXES: Record<string, string> = {
   timeout: 'Give the tool-call timeout in milliseconds, e.g. 60000.',
   oauth:
     'Use an object: {"clientId": "…", "clientSecret": "${SECRET}", "scopes": ["read"]}, or leave it out.',
-  grant: 'Use "authorization_code" (a person signs in) or "client_credentials" (a machine).',
+  grant:
+    'Use "authorization_code" (a person signs in), "client_credentials" (a machine) or "enterprise" (your company\'s identity provider).',
+  identityProvider:
+    'Use an object: {"tokenEndpoint": "https://idp.example.com/token", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}.',
+  tokenEndpoint: "Give the https:// address of the identity provider's token endpoint.",
+  idToken: 'Give the ID token from your identity provider, best as "${VARIABLE}".',
   clientId: 'Give the client id the server registered for hac.',
   clientSecret: 'Give the client secret, best as "${VARIABLE}".',
   privateKey: 'Give the PEM private key, best as "${VARIABLE}".',
@@ -199,7 +227,15 @@ function resolveServer(
     });
     return undefined;
   }
-  const grant = oauth?.grant === 'client_credentials' ? 'client_credentials' : 'authorization_code';
+  const grant = oauth?.grant ?? 'authorization_code';
+  if (grant === 'enterprise' && (!oauth?.clientId || !oauth.clientSecret || !oauth.identityProvider)) {
+    problems.push({
+      at: `${at}.oauth`,
+      message: `server "${name}" signs in with "enterprise" but lacks "clientId", "clientSecret" or "identityProvider".`,
+      fix: 'Add the client the server registered for hac and your identity provider: {"tokenEndpoint", "clientId", "idToken"}.',
+    });
+    return undefined;
+  }
   if (grant === 'client_credentials' && (!oauth?.clientId || !(oauth.clientSecret || oauth.privateKey))) {
     problems.push({
       at: `${at}.oauth`,

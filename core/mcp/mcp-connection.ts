@@ -1,11 +1,10 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  IssuerMismatchError,
+  SdkError,
+  SdkErrorCode,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -13,6 +12,7 @@ import { describeError, isSessionGone, isUndelivered, McpPoolError, zodIssues } 
 import { listAllTools, type McpToolInfo } from './list-tools.js';
 import { StderrTail } from './stderr-tail.js';
 import { closeSession, createTransport, type Session } from './mcp-session.js';
+import { statelessRevisionOffered, versionNegotiation } from './protocol-era.js';
 import { abortable, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
@@ -46,11 +46,16 @@ export interface McpConnectionOptions {
   autoSignIn?: (server: string, url: URL) => void;
 }
 
+/** Browser sign-ins one connect may ask for: the first, and two for more access (step-up). */
+const MAX_SIGN_INS_PER_CONNECT = 3;
+
 /** One configured MCP server: its session (opened, reused, reopened once when lost), tools and status. */
 export class McpConnection {
   state: McpServerState;
   reason: string | undefined;
   tools: McpToolInfo[] = [];
+  /** The protocol revision of the open (or last) session, as the server and hac agreed on it. */
+  revision: string | undefined;
   readonly stderr = new StderrTail(20);
   private session: Session | undefined;
   private opening: Promise<Session | undefined> | undefined;
@@ -59,6 +64,8 @@ export class McpConnection {
   private readonly closings = new Set<Promise<void>>();
   /** How this server signs in, if it is remote: OAuth hooks and a browser sign-in under way. */
   private readonly signIns: ServerSignIn;
+  /** The server's authorization metadata names another issuer on its own origin (see connectSession). */
+  private lenientIssuer = false;
 
   constructor(
     readonly config: McpServerConfig,
@@ -181,14 +188,17 @@ export class McpConnection {
     const forward = () => callController.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
     try {
-      const result = await session.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        signal: callController.signal,
-        timeout: this.config.timeoutMs,
-        resetTimeoutOnProgress: true,
-        // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
-        onprogress: (progress) =>
-          this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
-      });
+      const result = await session.client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal: callController.signal,
+          timeout: this.config.timeoutMs,
+          resetTimeoutOnProgress: true,
+          // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
+          onprogress: (progress) =>
+            this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
+        },
+      );
       this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
       return result;
     } finally {
@@ -202,7 +212,7 @@ export class McpConnection {
       return new McpPoolError('cancelled', this.name, `The call to ${this.name}/${tool} was cancelled.`, {
         cause: error,
       });
-    if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       const seconds = this.config.timeoutMs / 1000;
       return new McpPoolError(
         'mcp-timeout',
@@ -227,15 +237,31 @@ export class McpConnection {
     );
   }
 
-  private async connectSession(generation: number, signal: AbortSignal): Promise<Session> {
+  /**
+   * `pinned`: the stateless revision a stdio server asked for when it refused `initialize`; `signIns`: browser
+   * sign-ins this connect has already been through.
+   */
+  private async connectSession(
+    generation: number,
+    signal: AbortSignal,
+    { pinned, signIns = 0 }: { pinned?: string; signIns?: number } = {},
+  ): Promise<Session> {
     const { logger, connectTimeoutMs, clientInfo } = this.options;
     await this.allowAutoSignIn();
     const transport = await createTransport(this.config, {
       ...this.options,
       stderr: this.stderr,
       oauth: () => this.signIns.provider(),
+      lenientIssuer: this.lenientIssuer,
     });
-    const client = new Client(clientInfo, { capabilities: {} });
+    const client = new Client(clientInfo, {
+      capabilities: {},
+      versionNegotiation: versionNegotiation(this.config.transport, pinned),
+      // Stateless servers announce changes only to a subscription, which the SDK opens for a listener here.
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshTools(session) },
+      },
+    });
     let markExited!: () => void;
     const session: Session = {
       client,
@@ -259,9 +285,6 @@ export class McpConnection {
         this.lost(session, describeError(error));
       }
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      void this.refreshTools(session);
-    });
     const seconds = connectTimeoutMs / 1000;
     try {
       logger.debug(`MCP ${this.name}: connecting over ${this.config.transport}.`);
@@ -271,11 +294,30 @@ export class McpConnection {
           signal,
         );
       } catch (error) {
-        // The browser sign-in this connect started: once it is done, connect again with the new tokens.
+        if (!this.lenientIssuer && isSameOriginIssuerMismatch(error, this.config.url)) {
+          // Servers of the 2025-03-26 revision are their own authorization server, and some name a path of
+          // theirs as the issuer; with everything on the server's own origin there is no other party to mix up.
+          logger.warn(
+            `MCP ${this.name}: ${describeError(error)}; accepted, as it is the server's own origin.`,
+          );
+          this.lenientIssuer = true;
+          this.track(this.shutdown(session));
+          return await this.connectSession(generation, signal, { pinned, signIns });
+        }
+        const stateless = pinned ? undefined : statelessRevisionOffered(error);
+        if (stateless) {
+          logger.debug(`MCP ${this.name}: refused initialize; starting it again for revision ${stateless}.`);
+          this.track(this.shutdown(session));
+          return await this.connectSession(generation, signal, { pinned: stateless, signIns });
+        }
+        // The browser sign-in this connect started: once it is done, connect again with the new tokens. A server
+        // that keeps asking for more access (403 insufficient_scope) gets a few sign-ins, not a loop.
         if (!(error instanceof UnauthorizedError) || !this.signIns.underWay) throw error;
+        if (signIns + 1 >= MAX_SIGN_INS_PER_CONNECT)
+          throw new Error(`still refused after ${MAX_SIGN_INS_PER_CONNECT} sign-ins`, { cause: error });
         await this.signIns.finish(session.transport, signal);
         this.track(this.shutdown(session));
-        return await this.connectSession(generation, signal);
+        return await this.connectSession(generation, signal, { pinned, signIns: signIns + 1 });
       }
       const tools = await this.signedIn(session, signal, () =>
         abortable(
@@ -285,6 +327,8 @@ export class McpConnection {
       );
       if (generation !== this.generation) throw new Error('stopped while connecting');
       this.tools = tools;
+      this.revision = client.getNegotiatedProtocolVersion();
+      logger.info(`MCP ${this.name}: protocol revision ${this.revision ?? 'unknown'}.`);
       logger.debug(`MCP ${this.name} tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
       return session;
     } catch (error) {
@@ -387,6 +431,14 @@ export class McpConnection {
     this.reason = reason;
     this.options.onChange();
   }
+}
+
+/** Authorization metadata whose issuer differs from where it came from, all on the MCP server's origin. */
+function isSameOriginIssuerMismatch(error: unknown, serverUrl: string | undefined): boolean {
+  if (!(error instanceof IssuerMismatchError) || error.kind !== 'metadata' || !serverUrl) return false;
+  const origin = (url: unknown) => (typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : '');
+  const server = new URL(serverUrl).origin;
+  return origin(error.expected) === server && origin(error.received) === server;
 }
 
 /** The server wants a browser sign-in that is not under way. */

@@ -1,7 +1,5 @@
 import { formatJsonPath } from '../config/read-json-file.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { HacError } from '../errors/hac-error.js';
 
 /** Codes of MCP failures, for hosts and the engine. */
@@ -32,8 +30,9 @@ export class McpPoolError extends HacError {
  * remote transports show it through these errors). The session is then closed and reopened on next use.
  */
 export function isSessionGone(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === Number(ErrorCode.ConnectionClosed);
-  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 400;
+  if (error instanceof SdkHttpError) return error.status === 404 || error.status === 400;
+  if (error instanceof SdkError)
+    return error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected;
   if (error instanceof SseError) return true;
   if (error instanceof TypeError) return /fetch failed|terminated/i.test(error.message);
   return (
@@ -47,14 +46,21 @@ export function isSessionGone(error: unknown): boolean {
  * cannot run the tool twice: no transport, an unknown session id, or a refused connection.
  */
 export function isUndelivered(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 400;
-  if (error instanceof Error && error.message === 'Not connected') return true;
+  if (error instanceof SdkHttpError) return error.status === 404 || error.status === 400;
+  if (error instanceof SdkError && error.code === SdkErrorCode.NotConnected) return true;
   const cause = error instanceof TypeError ? (error.cause as { code?: unknown } | undefined) : undefined;
   return cause?.code === 'ECONNREFUSED';
 }
 
 /** An error's message without the SDK's prefixes doubled up, for one-line reports. */
 export function describeError(error: unknown): string {
+  const schemaProblems = zodIssues(error);
+  if (schemaProblems) return `an answer that does not follow its schema: ${schemaProblems}`;
+  // What the server said about a refused request (a bad token, say) is in the body, not in the message.
+  const body: unknown = error instanceof SdkHttpError ? error.data.text : undefined;
+  const said = typeof body === 'string' ? body.replace(/\s+/g, ' ').trim() : undefined;
+  if (said && error instanceof Error && !error.message.includes(said))
+    return `${error.message}: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}`;
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `${error.message}${cause}`;
@@ -62,12 +68,28 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** The SDK rejects a result that breaks the schema with zod's error, whose message is a JSON dump: say it in one line. */
+/**
+ * A result that breaks the schema comes as zod's error, or as the SDK's `INVALID_RESULT` whose message ends in
+ * zod's issues as a JSON dump: say it in one line.
+ */
 export function zodIssues(error: unknown): string | undefined {
-  const issues = (error as { name?: string; issues?: unknown } | undefined)?.issues;
-  if (!(error as Error | undefined)?.name?.endsWith('ZodError') || !Array.isArray(issues)) return undefined; // $ZodError in zod 4
+  const issues = schemaIssues(error);
+  if (!issues) return undefined;
   return (issues as { path?: PropertyKey[]; message?: string }[])
     .slice(0, 3)
     .map((issue) => `${formatJsonPath(issue.path ?? []) || '(result)'}: ${issue.message ?? 'invalid'}`)
     .join('; ');
+}
+
+function schemaIssues(error: unknown): unknown[] | undefined {
+  const { name, issues } = (error ?? {}) as { name?: string; issues?: unknown };
+  if (name?.endsWith('ZodError') && Array.isArray(issues)) return issues as unknown[]; // $ZodError in zod 4
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.InvalidResult) return undefined;
+  const dump = error.message.slice(error.message.indexOf('['));
+  try {
+    const parsed: unknown = JSON.parse(dump);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { updateJsonFile } from '../config/json-edit.js';
 import { ConfigError } from '../errors/hac-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
+import { routeSdkWarnings } from './sdk-warnings.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { loadMcpServers, type McpServerConfig } from './mcp-config.js';
@@ -44,6 +45,8 @@ export interface McpServerStatus {
   tools: { name: string; description: string }[];
   /** The last lines of a stdio server's stderr (at most 20). */
   stderrTail: string[];
+  /** The protocol revision the open session speaks (2026-07-28 is the stateless one). */
+  revision: string | undefined;
 }
 
 /** Something changed: a server's state or its tool list. Hosts re-read `status()` / `tools()`. */
@@ -68,6 +71,7 @@ export class McpPool {
 
   constructor(private readonly options: McpPoolOptions) {
     this.logger = options.logger ?? silentLogger;
+    routeSdkWarnings(this.logger);
   }
 
   /**
@@ -101,6 +105,7 @@ export class McpPool {
       reason: c.reason,
       tools: c.tools.map((t) => ({ name: t.name, description: t.description })),
       stderrTail: c.stderr.lines(),
+      revision: c.state === 'connected' ? c.revision : undefined,
     }));
   }
 

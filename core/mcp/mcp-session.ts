@@ -1,8 +1,8 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -28,6 +28,8 @@ export interface TransportOptions {
   stderr: StderrTail;
   /** The OAuth hooks of a remote server that has no Authorization header of its own. */
   oauth(): Promise<OAuthClientProvider>;
+  /** Accept authorization metadata naming another issuer on the server's own origin (2025-03-26 servers). */
+  lenientIssuer?: boolean;
 }
 
 /**
@@ -70,9 +72,10 @@ export async function createTransport(
   // A server given an Authorization header signs in that way; any other may ask for OAuth.
   const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
   const authProvider = hasAuthHeader ? undefined : await options.oauth();
+  const remote = { requestInit, authProvider, skipIssuerMetadataValidation: options.lenientIssuer };
   return config.transport === 'sse'
-    ? new SSEClientTransport(url, { requestInit, authProvider })
-    : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+    ? new SSEClientTransport(url, remote)
+    : new StreamableHTTPClientTransport(url, remote);
 }
 
 /**

@@ -46,7 +46,14 @@ describe('core stays UI-agnostic', () => {
     },
   );
 
-  it.each(coreFiles.map((f) => [path.relative(root, f), f]))(
+  // The one file that touches console: it takes the MCP SDK's console warnings off the screen into the log.
+  const consoleGuard = path.join(root, 'core/mcp/sdk-warnings.ts');
+  it('the-console-guard-sends-only-the-sdks-lines-to-the-log', () => {
+    const code = readFileSync(consoleGuard, 'utf8');
+    expect(code.match(/console\.\w+/g)).toEqual(['console.warn', 'console.warn', 'console.warn']);
+  });
+
+  it.each(coreFiles.filter((f) => f !== consoleGuard).map((f) => [path.relative(root, f), f]))(
     '%s never writes to the terminal',
     (_name, file) => {
       const code = readFileSync(file, 'utf8')

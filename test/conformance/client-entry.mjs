@@ -23,6 +23,15 @@ const oauth = {
   ...(context.private_key_pem && { privateKey: context.private_key_pem }),
   ...(context.signing_algorithm && { signingAlgorithm: context.signing_algorithm }),
   ...(scenario.startsWith('auth/client-credentials') && { grant: 'client_credentials' }),
+  // Enterprise-managed sign-in: the suite's identity provider and the ID token a company sign-in gave the user.
+  ...(context.idp_id_token && {
+    grant: 'enterprise',
+    identityProvider: {
+      tokenEndpoint: context.idp_token_endpoint,
+      clientId: context.idp_client_id,
+      idToken: context.idp_id_token,
+    },
+  }),
 };
 writeFileSync(file, JSON.stringify({ mcpServers: { conformance: { url, type: 'http', oauth } } }));
 

@@ -1,11 +1,13 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import {
   ClientCredentialsProvider,
+  CrossAppAccessProvider,
   PrivateKeyJwtProvider,
-} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+  requestJwtAuthorizationGrant,
+} from '@modelcontextprotocol/client';
+import type { SSEClientTransport } from '@modelcontextprotocol/client';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretRegistry } from '../../logging/secrets.js';
 import type { McpServerConfig } from '../mcp-config.js';
@@ -131,6 +133,33 @@ export class ServerSignIn {
     const privateKey = value(oauth?.privateKey);
     secrets?.add([clientSecret, privateKey]);
     const scope = oauth?.scopes?.join(' ') || undefined;
+    const idp = oauth?.identityProvider;
+    if (oauth?.grant === 'enterprise' && idp) {
+      // The user's ID token from the company identity provider becomes a grant for this server (an ID-JAG,
+      // RFC 8693), which its authorization server takes as a JWT bearer grant (RFC 7523).
+      const idToken = value(idp.idToken) ?? '';
+      const idpSecret = value(idp.clientSecret);
+      secrets?.add([idToken, idpSecret]);
+      return new CrossAppAccessProvider({
+        clientId: value(oauth.clientId) ?? '',
+        clientSecret: clientSecret ?? '',
+        clientName: 'hac',
+        assertion: async (context) => {
+          const { jwtAuthGrant } = await requestJwtAuthorizationGrant({
+            tokenEndpoint: value(idp.tokenEndpoint) ?? '',
+            audience: context.authorizationServerUrl,
+            resource: context.resourceUrl,
+            idToken,
+            clientId: value(idp.clientId) ?? '',
+            clientSecret: idpSecret,
+            scope: context.scope ?? scope,
+            fetchFn: context.fetchFn,
+          });
+          secrets?.add([jwtAuthGrant]);
+          return jwtAuthGrant;
+        },
+      });
+    }
     if (oauth?.grant === 'client_credentials') {
       const clientId = value(oauth.clientId) ?? '';
       return privateKey

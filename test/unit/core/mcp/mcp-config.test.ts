@@ -174,3 +174,44 @@ describe('mcp-servers.json', () => {
     expect(() => parseMcpServers(FILE, '{"mcpServers":{"x":{}}}')).toThrow(`${FILE} is not valid:`);
   });
 });
+
+describe('mcp-servers.json oauth', () => {
+  const remote = (oauth: unknown) =>
+    JSON.stringify({ mcpServers: { work: { url: 'https://mcp.example.com/mcp', type: 'http', oauth } } });
+
+  it('reads-an-enterprise-sign-in-through-the-company-identity-provider', () => {
+    const [server] = parseMcpServers(
+      FILE,
+      remote({
+        grant: 'enterprise',
+        clientId: 'hac',
+        clientSecret: '${MCP_SECRET}',
+        identityProvider: {
+          tokenEndpoint: 'https://idp.example.com/oauth2/token',
+          clientId: 'hac-at-idp',
+          idToken: '${IDP_ID_TOKEN}',
+        },
+      }),
+    );
+    expect(server?.oauth).toMatchObject({
+      grant: 'enterprise',
+      identityProvider: { tokenEndpoint: 'https://idp.example.com/oauth2/token', idToken: '${IDP_ID_TOKEN}' },
+    });
+  });
+
+  it('an-enterprise-sign-in-without-its-identity-provider-names-what-is-missing', () => {
+    const [problem] = problems(remote({ grant: 'enterprise', clientId: 'hac', clientSecret: 's' }));
+    expect(problem).toMatchObject({ at: 'mcpServers.work.oauth' });
+    expect(problem?.message).toContain('"identityProvider"');
+    const [bad] = problems(
+      remote({
+        grant: 'enterprise',
+        clientId: 'hac',
+        clientSecret: 's',
+        identityProvider: { tokenEndpoint: 'ftp://idp', clientId: 'x', idToken: 't' },
+      }),
+    );
+    expect(bad?.at).toBe('mcpServers.work.oauth.identityProvider.tokenEndpoint');
+    expect(bad?.fix).toContain('token endpoint');
+  });
+});
