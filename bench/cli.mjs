@@ -114,8 +114,8 @@ const stream = await client.chat({ model: 'm', stream: true, options: { temperat
 for await (const part of stream) process.stdout.write(part.message.content);
 process.stdout.write('\\n');`,
   openaiMcp: `
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import OpenAI from 'openai';
 const mcp = new Client({ name: 'bare', version: '1.0.0' });
 await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(testServer)}, 'stdio'] }));

@@ -23,9 +23,17 @@ export async function loadHistory(file: string): Promise<string[]> {
   }
 }
 
+/**
+ * What of an entry the history keeps: the address of a sign-in pasted back (`/mcp login <server> <address>`)
+ * carries a one-use authorization code, so only `/mcp login <server>` is kept.
+ */
+export function forHistory(entry: string): string {
+  return entry.replace(/^(\s*\/mcp\s+login\s+\S+)\s+\S[\s\S]*$/, '$1');
+}
+
 /** Saves the history (newest first in memory, oldest first on disk), atomically and 0600. */
 export async function saveHistory(file: string, history: readonly string[]): Promise<void> {
-  const lines = history.slice(0, HISTORY_SIZE).map(escapeLine).reverse();
+  const lines = history.slice(0, HISTORY_SIZE).map(forHistory).map(escapeLine).reverse();
   await writeFileAtomic(file, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 
@@ -52,7 +60,7 @@ export function createInputHistory(file: string, onError: (error: unknown) => vo
   return {
     entries: async () => [...(await entries())],
     add(entry) {
-      const text = entry.trim();
+      const text = forHistory(entry.trim());
       if (!text) return saving;
       saving = saving
         .then(async () => {

@@ -118,6 +118,7 @@ export class McpConnection {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     let session = await this.usableSession(signal);
     try {
+      await this.signIns.refreshAhead();
       await this.allowAutoSignIn();
       // More access asked for mid-call (403 insufficient_scope) is a sign-in too.
       return await this.signedIn(session, signal, () => this.callOn(session, tool, args, signal));

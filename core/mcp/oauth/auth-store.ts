@@ -15,6 +15,8 @@ export interface StoredAuth {
   /** The redirect address the registration was made for (a loopback port changes between sign-ins). */
   clientRedirectUrl?: string;
   tokens?: OAuthTokens;
+  /** When the access token expires (ms since the epoch), from the `expires_in` it came with. */
+  tokensExpireAt?: number;
   discovery?: OAuthDiscoveryState;
 }
 

@@ -108,7 +108,17 @@ export class HacOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.save({ tokens });
+    const expiresIn = tokens.expires_in;
+    await this.save({
+      tokens,
+      tokensExpireAt: typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : undefined,
+    });
+  }
+
+  /** True when the access token runs out within `ms` and a refresh token can renew it. */
+  expiresWithin(ms: number): boolean {
+    const { tokens, tokensExpireAt } = this.stored;
+    return !!tokens?.refresh_token && tokensExpireAt !== undefined && tokensExpireAt - Date.now() < ms;
   }
 
   state(): string {
@@ -142,7 +152,10 @@ export class HacOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier') return void (this.verifier = undefined);
     const next = { ...this.stored };
-    if (scope === 'all' || scope === 'tokens') delete next.tokens;
+    if (scope === 'all' || scope === 'tokens') {
+      delete next.tokens;
+      delete next.tokensExpireAt;
+    }
     if (scope === 'all' || scope === 'client') delete next.client;
     if (scope === 'all' || scope === 'discovery') delete next.discovery;
     this.stored = next;

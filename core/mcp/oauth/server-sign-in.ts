@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import {
+  auth,
   ClientCredentialsProvider,
   CrossAppAccessProvider,
   PrivateKeyJwtProvider,
@@ -14,8 +15,12 @@ import type { McpServerConfig } from '../mcp-config.js';
 import { substituteVars } from '../mcp-env.js';
 import { abortable, withTimeout } from '../timing.js';
 import type { McpAuthStore } from './auth-store.js';
-import { HacOAuthProvider } from './oauth-provider.js';
+import { HacOAuthProvider, SignInRequired } from './oauth-provider.js';
+import { describeError } from '../mcp-errors.js';
 import { codeFromPaste, listenForRedirect } from './redirect-listener.js';
+
+/** An access token this close to its end is renewed before the next request. */
+const REFRESH_AHEAD_MS = 60_000;
 
 /** How long a browser sign-in may take before hac stops waiting for it. */
 const SIGN_IN_WAIT_MS = 10 * 60_000;
@@ -95,6 +100,25 @@ export class ServerSignIn {
     if (!this.pending)
       throw new Error(`no sign-in to "${name}" is under way; start one with /mcp login ${name}`);
     this.pending.paste(text);
+  }
+
+  /**
+   * Renews an access token that is about to run out, through the SDK's own refresh, so that no request meets
+   * a 401 for it. A refresh the server refuses ends in SignInRequired (the SDK falls back to a browser
+   * sign-in, which only `/mcp login` allows); anything else is left to the next request's 401.
+   */
+  async refreshAhead(): Promise<void> {
+    const provider = this.hooks;
+    if (!(provider instanceof HacOAuthProvider) || !provider.expiresWithin(REFRESH_AHEAD_MS)) return;
+    try {
+      await auth(provider, { serverUrl: this.config.url ?? '' });
+      this.options.logger.debug(`MCP ${this.config.name}: access token renewed before it ran out.`);
+    } catch (error) {
+      if (error instanceof SignInRequired) throw error;
+      this.options.logger.warn(
+        `MCP ${this.config.name}: renewing the access token failed: ${describeError(error)}`,
+      );
+    }
   }
 
   /** Waits for the browser (or a paste) to bring the code, and trades it for tokens on `transport`. */

@@ -22,13 +22,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(): Promise<{
+async function setUp(serverEnv: NodeJS.ProcessEnv = {}): Promise<{
   pool: McpPool;
   server: ListeningServer;
   logger: WaitingLogger;
   dir: string;
 }> {
-  const server = await startListening([oauthServer]);
+  const server = await startListening([oauthServer], serverEnv);
   cleanups.push(() => server.stop());
   const file = writeServersFile({ hosted: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'http' } });
   const logger = new WaitingLogger();
@@ -120,5 +120,19 @@ describe('signing in to a hosted MCP server', () => {
     await again.ready();
     expect(state(again)).toBe('connected');
     expect((await stats(server.port)).authorizations).toBe(1);
+  });
+
+  it('a-token-about-to-run-out-is-renewed-before-the-call-so-the-server-never-refuses-one', async () => {
+    // Tokens that live 5 s: inside the minute before expiry in which hac renews them.
+    const { pool, server, logger } = await setUp({ HAC_TEST_TOKEN_TTL: '5' });
+    await pool.ready();
+    const { url, done } = await pool.signIn('hosted');
+    await fetch(await approve(url!));
+    await done;
+    expect(await pool.call('hosted', 'whoami', {}, never)).toMatchObject({ isError: false });
+    const after = await stats(server.port);
+    expect(after.refreshes).toBe(1);
+    expect(after.expiredRefusals).toBe(0);
+    expect(logger.text()).toContain('access token renewed before it ran out');
   });
 });
