@@ -8,6 +8,8 @@ export interface CliOptions {
   yes: boolean;
   output: 'text' | 'jsonl';
   resume: boolean;
+  /** Pictures sent with the one-shot question (`--image`, repeatable). */
+  images: string[];
 }
 
 /** A command line that cannot be understood: exit code 2 with this message. */
@@ -27,6 +29,7 @@ Options:
       --yes                 approve tool calls without asking (one-shot mode)
       --output jsonl        one-shot mode: print the engine's events as JSON lines
       --resume              continue the newest session
+      --image <path|url>    one-shot mode: send this picture with the question (repeatable)
   -h, --help                show this help
   -v, --version             show the version
 
@@ -49,6 +52,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         yes: { type: 'boolean' },
         output: { type: 'string' },
         resume: { type: 'boolean' },
+        image: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -66,5 +70,6 @@ export function parseCliArgs(argv: string[]): CliOptions {
     yes: values.yes ?? false,
     output,
     resume: values.resume ?? false,
+    images: values.image ?? [],
   };
 }

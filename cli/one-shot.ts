@@ -1,5 +1,6 @@
 import {
   ChatController,
+  imageSourceOf,
   stylesFor,
   TranscriptRenderer,
   type HostEvent,
@@ -65,6 +66,10 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
   try {
     await controller.start();
     if (options.resume) await controller.submit('/resume 1');
+    for (const image of options.images) {
+      // A picture that cannot go stops the run before anything is sent.
+      if (!(await controller.attach(imageSourceOf(image)))) return EXIT.failed;
+    }
     const outcome = interrupted ? undefined : await controller.send(question);
     if (needsConfirmation) return EXIT.needsConfirmation;
     return outcome?.status === 'answered' && !outcome.hadError ? EXIT.ok : EXIT.failed;

@@ -30,6 +30,8 @@ const common = {
   logLevel: 'warning',
   minifySyntax: true,
   minifyWhitespace: true,
+  // A native addon: loaded from node_modules at run time, only when an image is attached.
+  external: ['sharp'],
 };
 
 // The MCP pool is its own bundle. Split with the rest, the modules of zod it shares with the start-up path
@@ -133,7 +135,7 @@ await Promise.all([
     platform: 'node',
     target: 'node22',
     mainFields: ['module', 'main'],
-    external: ['electron'],
+    external: ['electron', 'sharp'],
     banner: { js: requireShim },
     logLevel: 'warning',
     legalComments: 'none',

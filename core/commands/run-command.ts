@@ -23,6 +23,11 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
   { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
+  {
+    name: '/image',
+    usage: '/image <path|https URL>',
+    description: 'Attach a picture to your next message (also @file.png in a message).',
+  },
   { name: '/exit', usage: '/exit', description: 'Close MCP sessions and exit.' },
 ];
 

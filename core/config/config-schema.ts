@@ -29,6 +29,7 @@ export const modelEntrySchema = z
     think: z.optional(z.union([z.boolean(), caseInsensitive(['low', 'medium', 'high'])])),
     toolMode: z.optional(caseInsensitive(['native', 'prompt'])),
     contextWindow: z.optional(positiveInt()),
+    vision: z.optional(z.boolean()),
     maxTokens: z.optional(positiveInt()),
     extraBody: z.optional(z.record(z.string(), z.unknown())),
   })
@@ -105,6 +106,7 @@ export const CONFIG_FIXES: Record<string, string> = {
   think: 'Use true, false, "low", "medium" or "high".',
   toolMode: 'Use "native" or "prompt".',
   contextWindow: 'Use a positive whole number of tokens.',
+  vision: 'Use true (the model takes images) or false.',
   maxTokens: 'Use a positive whole number of tokens, e.g. 8192.',
   extraBody: 'Use an object of extra request fields, e.g. {"top_k": 20}.',
   logLevel: 'Use one of "debug", "info", "warn", "error".',

@@ -1,6 +1,7 @@
 import type { ToolCallMode } from '../tools/approval.js';
 import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
 import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
+import { knownVision } from './model-vision.js';
 
 export type Provider = 'openai' | 'ollama' | 'anthropic';
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
@@ -20,6 +21,8 @@ export interface ModelConfig {
   think?: ThinkSetting;
   toolMode: 'native' | 'prompt';
   contextWindow?: number;
+  /** Whether the model takes images: config.json's `vision`, else what is known of the model, else unknown. */
+  vision?: boolean;
   /** Anthropic's required `max_tokens`; a default per model family when absent. */
   maxTokens?: number;
   /** Extra request-body fields for OpenAI-compatible servers; the fixed fields always win. */
@@ -103,6 +106,7 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
     think: entry.think,
     toolMode: entry.toolMode ?? (entry.provider === 'ollama' ? 'prompt' : 'native'),
     contextWindow: entry.contextWindow,
+    vision: entry.vision ?? knownVision(entry.provider, id),
     maxTokens: entry.maxTokens,
     extraBody: entry.extraBody,
     active: entry.active === true,

@@ -14,12 +14,17 @@ export interface HacPaths {
   history: string;
 }
 
+/** The user's home folder (`~`): $HOME, else the system's idea of it. */
+export function userHome(env: NodeJS.ProcessEnv = process.env): string {
+  // eslint-disable-next-line no-restricted-properties -- this is the one place allowed to ask.
+  return env.HOME?.trim() || os.homedir();
+}
+
 /** The home folder: `HAC_HOME` if set, else `$HOME/.humble-ai-cli`. */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   const override = env.HAC_HOME?.trim();
   if (override) return path.resolve(override);
-  // eslint-disable-next-line no-restricted-properties -- this is the one place allowed to ask.
-  return path.join(env.HOME?.trim() || os.homedir(), '.humble-ai-cli');
+  return path.join(userHome(env), '.humble-ai-cli');
 }
 
 /** The paths of every file in a home folder. */

@@ -1,12 +1,15 @@
 import type { Logger } from '../logging/logger.js';
 import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { Message, Usage } from '../types/message.js';
+import type { Message, MessageImage, Usage } from '../types/message.js';
+import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
 
 /** One answered turn, as kept: the user message and the final answer only. */
 export interface CompletedTurn {
   user: string;
+  /** Pictures sent with the user message. */
+  images?: MessageImage[];
   answer: string;
   askedAt: Date;
   answeredAt: Date;
@@ -72,7 +75,7 @@ export class Conversation {
   /** `/resume`: continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
   async resume(file: string): Promise<number> {
     const session = await this.store.load(file);
-    this.messages = session.messages.map((m) => ({ role: m.role, content: m.content }));
+    this.messages = await Promise.all(session.messages.map((m) => this.resumedMessage(file, m)));
     this.file = file;
     this.session = session;
     const latest = session.summaries?.at(-1);
@@ -85,9 +88,29 @@ export class Conversation {
     return this.messages.length;
   }
 
+  /** A message of a session file as the context holds it; pictures read back from beside the session. */
+  private async resumedMessage(file: string, message: SessionMessage): Promise<Message> {
+    if (message.role === 'assistant' || !message.images?.length)
+      return { role: message.role, content: message.content };
+    const { images, missing } = await loadSessionImages(file, message.images);
+    if (missing.length) this.logger.warn(`Session ${file}: image copies missing: ${missing.join(', ')}`);
+    const placeholders = missing.map((name) => `[image not found beside the session: ${name}]`);
+    return {
+      role: 'user',
+      content: [message.content, ...placeholders].filter(Boolean).join('\n'),
+      ...(images.length ? { images } : {}),
+    };
+  }
+
   /** Keeps an answered turn and writes the session file. Resolves with the file written. */
   async record(turn: CompletedTurn): Promise<string> {
-    const user: SessionMessage = { role: 'user', content: turn.user, createdAt: rfc3339Local(turn.askedAt) };
+    const images = turn.images ?? [];
+    const user: SessionMessage = {
+      role: 'user',
+      content: turn.user,
+      createdAt: rfc3339Local(turn.askedAt),
+      ...(images.length ? { images: images.map((image) => ({ ...imageRecord(image) })) } : {}),
+    };
     const answer: SessionMessage = {
       role: 'assistant',
       content: turn.answer,
@@ -97,7 +120,7 @@ export class Conversation {
     };
     this.messages = [
       ...this.messages,
-      { role: 'user', content: turn.user },
+      { role: 'user', content: turn.user, ...(images.length ? { images } : {}) },
       { role: 'assistant', content: turn.answer },
     ];
     const session: SessionFile = this.session ?? {
@@ -121,6 +144,7 @@ export class Conversation {
       this.file = await this.store.create(session, turn.askedAt, turn.user);
       this.logger.info(`Session file created: ${this.file}`);
     }
+    await saveSessionImages(this.file, images);
     return this.file;
   }
 }

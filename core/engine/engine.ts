@@ -12,7 +12,8 @@ import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
 import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
-import type { Message, Usage } from '../types/message.js';
+import type { Message, MessageImage, Usage } from '../types/message.js';
+import { toolImagesForModel } from './tool-images.js';
 import {
   newContextTurn,
   prepareAfterOverflow,
@@ -36,6 +37,11 @@ export const RESPONSE_CANCELLED = 'Response cancelled.';
 export const CONNECTING_MCP = 'Connecting to MCP servers...';
 export const TOOL_LIMIT_NOTE = 'Tool call limit reached. Answer with what you have.';
 export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to choose a model.';
+
+/** A message with pictures for a model known to take text only: said before anything is sent. */
+export function noVisionMessage(label: string): string {
+  return `${label} does not take images; nothing was sent. Choose a vision model with /set-model, or set "vision": true for it in config.json if it does take them.`;
+}
 
 /** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
@@ -87,8 +93,11 @@ export class Engine {
     return this.answers.answer(id, reply);
   }
 
-  /** One turn for one user message. Errors become events; the last event is always `turn-end`. */
-  async *run(text: string, signal: AbortSignal): AsyncGenerator<EngineEvent> {
+  /**
+   * One turn for one user message (with the pictures attached to it). Errors become events; the last event is
+   * always `turn-end`.
+   */
+  async *run(text: string, signal: AbortSignal, images: MessageImage[] = []): AsyncGenerator<EngineEvent> {
     const askedAt = this.now();
     const config = this.deps.config();
     const model = config.activeModel;
@@ -96,6 +105,11 @@ export class Engine {
       // Nothing is sent, so no "Waiting for response..." either.
       const hint = config.models.length === 0 ? `\n${addModelHint(config.file)}` : '';
       yield { type: 'error', code: 'no-model', message: `${NO_ACTIVE_MODEL}${hint}` };
+      yield { type: 'turn-end', status: 'failed' };
+      return;
+    }
+    if (images.length && model.vision === false) {
+      yield { type: 'error', code: 'bad-request', message: noVisionMessage(model.label) };
       yield { type: 'turn-end', status: 'failed' };
       return;
     }
@@ -108,7 +122,7 @@ export class Engine {
       const channel = new EventChannel<EngineEvent>();
       const setup = await this.setup(config, model, channel);
       yield* channel.drainWhile(Promise.resolve()); // a line setup had to say (the tool limit)
-      yield* this.turn(text, askedAt, setup, channel, signal);
+      yield* this.turn({ text, images }, askedAt, setup, channel, signal);
     } catch (error) {
       if (signal.aborted) {
         yield { type: 'notice', level: 'info', text: RESPONSE_CANCELLED };
@@ -118,7 +132,7 @@ export class Engine {
       this.deps.logger.error(
         `Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
-      yield errorEvent(error);
+      yield errorEvent(error, images.length ? model.label : undefined);
       yield { type: 'turn-end', status: 'failed' };
     }
   }
@@ -162,7 +176,7 @@ export class Engine {
   }
 
   private async *turn(
-    text: string,
+    { text, images }: { text: string; images: MessageImage[] },
     askedAt: Date,
     setup: TurnSetup,
     channel: EventChannel<EngineEvent>,
@@ -170,7 +184,7 @@ export class Engine {
   ): AsyncGenerator<EngineEvent> {
     const { config, model } = setup;
     const conversation = this.deps.conversation;
-    const turn: Message[] = [{ role: 'user', content: text }];
+    const turn: Message[] = [{ role: 'user', content: text, ...(images.length ? { images } : {}) }];
     const toolState = new TurnToolState();
     const turnId = `t${++this.turnCounter}`;
     const native = model.toolMode === 'native';
@@ -244,7 +258,7 @@ export class Engine {
           answer = `${answer}\n\n[response timed out]`;
           yield { type: 'error', code: 'timeout', message: result.stalled.message };
         }
-        yield* this.finish(text, answer, askedAt, model, usage, summary);
+        yield* this.finish({ user: text, images, answer, askedAt, model, usage, summary });
         return;
       }
 
@@ -289,10 +303,15 @@ export class Engine {
         );
         // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`).
         const calledAs = result.nativeCalls.find((c) => c.id === call.id)?.name ?? call.name;
+        const pictures = outcome.images?.length
+          ? await toolImagesForModel(outcome.images, `${call.server}/${call.name}`, model)
+          : { images: [], notes: [] };
+        const content = [outcome.text, ...pictures.notes].join('\n');
+        const images = pictures.images.length ? { images: pictures.images } : {};
         turn.push(
           native
-            ? { role: 'tool', content: outcome.text, toolCallId: call.id, toolName: calledAs }
-            : { role: 'tool', content: outcome.text, toolName: call.name },
+            ? { role: 'tool', content, toolCallId: call.id, toolName: calledAs, ...images }
+            : { role: 'tool', content, toolName: call.name, ...images },
         );
       }
     }
@@ -344,17 +363,27 @@ export class Engine {
     }
   }
 
-  private async *finish(
-    user: string,
-    answer: string,
-    askedAt: Date,
-    model: ModelConfig,
-    usage: Usage | undefined,
-    summary: ContextSummary | undefined,
-  ): AsyncGenerator<EngineEvent> {
+  private async *finish({
+    user,
+    images,
+    answer,
+    askedAt,
+    model,
+    usage,
+    summary,
+  }: {
+    user: string;
+    images: MessageImage[];
+    answer: string;
+    askedAt: Date;
+    model: ModelConfig;
+    usage: Usage | undefined;
+    summary: ContextSummary | undefined;
+  }): AsyncGenerator<EngineEvent> {
     try {
       await this.deps.conversation.record({
         user,
+        images,
         answer,
         askedAt,
         answeredAt: this.now(),
@@ -390,7 +419,15 @@ export class Engine {
   }
 }
 
-function errorEvent(error: unknown): EngineEvent {
+/** `sentImagesTo`: the model a message with pictures went to; its server refusing them is said plainly. */
+function errorEvent(error: unknown, sentImagesTo?: string): EngineEvent {
+  if (
+    sentImagesTo &&
+    error instanceof ProviderError &&
+    error.code === 'bad-request' &&
+    /image|vision|multimodal/i.test(error.message)
+  )
+    return { type: 'error', code: error.code, message: noVisionMessage(sentImagesTo) };
   if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
   return { type: 'error', code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,6 +1,6 @@
 import { ASK_USER_SERVER } from '../prompt/ask-user-spec.js';
 import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolImage } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
 import { nextQuestionId } from './question-ids.js';
@@ -22,7 +22,7 @@ export interface RequestedCall {
 
 /** What running one call came to. `text` is what the model gets as the tool result. */
 export type CallOutcome =
-  | { kind: 'result'; text: string; isError: boolean }
+  | { kind: 'result'; text: string; isError: boolean; images?: ToolImage[] }
   | { kind: 'declined' }
   | { kind: 'cancelled' }
   /** A second call after the stop notice: the turn ends with this error. */
@@ -157,9 +157,10 @@ export async function* runToolCall(
 
   let text: string;
   let isError: boolean;
+  let images: ToolImage[] | undefined;
   try {
     const result = yield* options.channel.drainWhile(tool.call(call.arguments, signal));
-    ({ text, isError } = result);
+    ({ text, isError, images } = result);
   } catch (error) {
     if (signal.aborted) return { kind: 'cancelled' };
     text = error instanceof Error ? error.message : String(error);
@@ -184,11 +185,11 @@ export async function* runToolCall(
       type: 'tool-result',
       id: call.id,
       ok: true,
-      summary: `${call.server}/${call.name} returned ${text.length} characters.`,
+      summary: `${call.server}/${call.name} returned ${text.length} characters${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
       output: text,
     });
   }
-  return { kind: 'result', text, isError };
+  return { kind: 'result', text, isError, ...(images?.length && !isError ? { images } : {}) };
 }
 
 function shown(options: ToolRunnerOptions, result: ToolResultEvent): ToolResultEvent {

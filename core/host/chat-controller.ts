@@ -3,6 +3,15 @@ import type { CommandOutput } from '../commands/command-types.js';
 import { CONFIRM_QUESTION } from '../transcript/transcript.js';
 import type { TurnStatus } from '../types/engine-event.js';
 import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../types/host-event.js';
+import { IMAGE_LIMITS, imageLine } from '../images/image-limits.js';
+import type { MessageImage } from '../types/message.js';
+import {
+  droppedImagePath,
+  imageMentions,
+  imageSourceOf,
+  loadImage,
+  type ImageSource,
+} from './attachments.js';
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
 import type { Chat, Runtime } from './runtime.js';
@@ -14,6 +23,8 @@ export const BUSY_TEXT = 'Still working on the last message: wait for it, or pre
 
 /** The prompt before a reply to the model's `ask_user` question. */
 export const ASK_PROMPT = '> ';
+
+const IMAGE_USAGE = 'Usage: /image <path or https address> (attaches a picture to your next message)';
 
 interface PendingQuestion {
   kind: PromptKind;
@@ -62,6 +73,8 @@ export class ChatController {
   private readonly chat: Chat;
   /** Settings another conversation changed since this one's last turn: told before the next one. */
   private changedElsewhere: string[] = [];
+  /** Pictures waiting for the next message. */
+  private attached: MessageImage[] = [];
 
   constructor(
     private readonly runtime: Runtime,
@@ -128,6 +141,9 @@ export class ChatController {
     }
     const trimmed = text.trim();
     if (!trimmed) return;
+    // A file dropped on a terminal arrives as its path: an image is attached, not sent as text.
+    const dropped = this.idle ? droppedImagePath(trimmed, process.cwd()) : undefined;
+    if (dropped) return void (await this.attach({ file: dropped }));
     if (isCommand(trimmed)) await this.work(trimmed, () => this.command(trimmed));
     else await this.work(trimmed, () => this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed));
   }
@@ -138,6 +154,30 @@ export class ChatController {
    */
   send(text: string): Promise<TurnOutcome | undefined> {
     return this.work(text, () => this.message(text));
+  }
+
+  /**
+   * Attaches a picture to the next message: a file, an https address, or bytes a window was given. Says what
+   * was attached, or in one line why it could not be; resolves with whether it was.
+   */
+  async attach(source: ImageSource): Promise<boolean> {
+    try {
+      const image = await loadImage(source, this.imageLimits(), process.cwd());
+      this.attached = [...this.attached, image];
+      this.emit({ type: 'command-output', lines: [`Attached ${imageLine(image)} to your next message.`] });
+      this.emit({ type: 'attachments', images: this.attached });
+      return true;
+    } catch (error) {
+      this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
+      return false;
+    }
+  }
+
+  /** Removes attachment `index` (0-based) before it is sent. */
+  detach(index: number): void {
+    if (!this.attached[index]) return;
+    this.attached = this.attached.filter((_, i) => i !== index);
+    this.emit({ type: 'attachments', images: this.attached });
   }
 
   /** Ctrl+C: answers no at a Y/N question, cancels a command's question, else cancels the turn. */
@@ -197,6 +237,11 @@ export class ChatController {
   }
 
   private async command(line: string): Promise<void> {
+    const image = /^\/image(?:\s+(.*))?$/s.exec(line);
+    if (image) {
+      if (!image[1]?.trim()) return this.emit({ type: 'command-output', lines: [IMAGE_USAGE] });
+      return void (await this.attach(imageSourceOf(image[1].trim())));
+    }
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
@@ -225,14 +270,28 @@ export class ChatController {
     }
   }
 
-  private async message(text: string): Promise<TurnOutcome> {
+  private async message(typed: string): Promise<TurnOutcome> {
     for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
+    const { text, files } = imageMentions(typed);
+    const images = [...this.attached];
+    try {
+      for (const file of files) images.push(await loadImage({ file }, this.imageLimits(), process.cwd()));
+    } catch (error) {
+      // An image that cannot go: nothing is sent, and what was attached waits for the next try.
+      this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
+      return { status: 'failed', hadError: true };
+    }
+    if (images.length) {
+      this.attached = [];
+      this.emit({ type: 'attachments', images: [] });
+      this.emit({ type: 'images', images });
+    }
     const turn = new AbortController();
     this.turn = turn;
     try {
       const outcome = await runTurn(
         this.chat.engine,
-        text,
+        { text, images },
         turn.signal,
         (event) => this.emit(event),
         (event) => this.askEngine(event),
@@ -243,6 +302,11 @@ export class ChatController {
     } finally {
       this.turn = undefined;
     }
+  }
+
+  /** How large a picture the active model's provider takes. */
+  private imageLimits() {
+    return IMAGE_LIMITS[this.runtime.config().activeModel?.provider ?? 'openai'];
   }
 
   private askEngine(event: EngineQuestion): Promise<string> {

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import type { EngineEvent, TurnStatus } from '../types/engine-event.js';
+import type { MessageImage } from '../types/message.js';
 
 /** A question the engine asks during a turn. */
 export type EngineQuestion = Extract<EngineEvent, { type: 'confirmation-request' | 'question' }>;
@@ -13,14 +14,14 @@ export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<string
  */
 export async function runTurn(
   engine: Engine,
-  text: string,
+  { text, images }: { text: string; images?: MessageImage[] },
   signal: AbortSignal,
   emit: (event: EngineEvent) => void,
   ask: Ask,
 ): Promise<{ status: TurnStatus; hadError: boolean }> {
   let status: TurnStatus = 'failed';
   let hadError = false;
-  for await (const event of engine.run(text, signal)) {
+  for await (const event of engine.run(text, signal, images)) {
     emit(event);
     if (event.type === 'error') hadError = true;
     if (event.type === 'turn-end') status = event.status;

@@ -14,7 +14,8 @@ type Part = Record<string, unknown>;
 /**
  * Turns an MCP tool result into the text the model reads: text parts joined by newlines,
  * `structuredContent` as JSON when there is no text part, and a one-line note for each image, audio
- * or resource, all in the server's order. `isError` is kept as a flag. The length cut is the engine's.
+ * or resource, all in the server's order. Images are also kept as they came, for a model that takes them.
+ * `isError` is kept as a flag. The length cut is the engine's.
  */
 export function toolResultText(result: McpCallResult): ToolResult {
   const parts = Array.isArray(result.content) ? (result.content as unknown[]).filter(isPart) : [];
@@ -24,7 +25,14 @@ export function toolResultText(result: McpCallResult): ToolResult {
     const structured = result.structuredContent ?? result.toolResult;
     if (structured !== undefined) lines.unshift(JSON.stringify(structured));
   }
-  return { text: lines.join('\n'), isError: result.isError === true };
+  const images = parts
+    .filter((p) => p.type === 'image' && typeof p.data === 'string' && typeof p.mimeType === 'string')
+    .map((p) => ({ data: p.data as string, mimeType: p.mimeType as string }));
+  return {
+    text: lines.join('\n'),
+    isError: result.isError === true,
+    ...(images.length ? { images } : {}),
+  };
 }
 
 function isPart(value: unknown): value is Part {

@@ -1,8 +1,9 @@
-import type { Message } from '../types/message.js';
+import type { Message, MessageImage } from '../types/message.js';
 import type { NativeToolSpec } from './chat-model.js';
 
 type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
+type UserMessage = Extract<Message, { role: 'user' }>;
 
 /** A message every vendor takes as it is: system, user, or assistant text without tool calls. */
 export interface PlainMessage {
@@ -10,8 +11,10 @@ export interface PlainMessage {
   content: string;
 }
 
-/** What a vendor does its own way when our messages are converted: tool calls, and their results. */
+/** What a vendor does its own way when our messages are converted: tool calls, their results, pictures. */
 export interface ToolMessageShapes<T> {
+  /** A user message that carries pictures. */
+  userWithImages(message: UserMessage & { images: MessageImage[] }): T;
   assistantWithCalls(
     message: AssistantMessage & { toolCalls: NonNullable<AssistantMessage['toolCalls']> },
   ): T;
@@ -22,6 +25,8 @@ export interface ToolMessageShapes<T> {
 export function convertMessages<T>(messages: Message[], shapes: ToolMessageShapes<T>): (PlainMessage | T)[] {
   return messages.map((message) => {
     if (message.role === 'tool') return shapes.toolResult(message);
+    if (message.role === 'user' && message.images?.length)
+      return shapes.userWithImages({ ...message, images: message.images });
     if (message.role === 'assistant' && message.toolCalls?.length)
       return shapes.assistantWithCalls({ ...message, toolCalls: message.toolCalls });
     return { role: message.role, content: message.content };
@@ -34,4 +39,9 @@ export function toFunctionTools(tools: NativeToolSpec[]) {
     type: 'function' as const,
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
+}
+
+/** An image as a `data:` URL (OpenAI's `image_url`). */
+export function imageDataUrl(image: MessageImage): string {
+  return `data:${image.mediaType};base64,${image.data ?? ''}`;
 }

@@ -6,9 +6,20 @@ const usageSchema = z.object({
   estimated: z.optional(z.boolean()),
 });
 
+/** A picture of a message, named by the hash of its copy beside the session (session-assets.ts). */
+const imageSchema = z.looseObject({
+  mediaType: z.enum(['image/png', 'image/jpeg']),
+  width: z.number(),
+  height: z.number(),
+  bytes: z.number(),
+  sha256: z.string(),
+  name: z.string(),
+});
+
 const messageSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
+  images: z.optional(z.array(imageSchema)),
   createdAt: z.optional(z.string()),
   model: z.optional(z.string()),
   usage: z.optional(usageSchema),

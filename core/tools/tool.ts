@@ -9,6 +9,14 @@ export interface ToolAnnotations {
 export interface ToolResult {
   text: string;
   isError: boolean;
+  /** Pictures the tool returned (MCP `image` content), base64 as sent; the text has a line for each. */
+  images?: ToolImage[];
+}
+
+/** A picture as a tool returned it. */
+export interface ToolImage {
+  data: string;
+  mimeType: string;
 }
 
 /** Anything the model may call: an MCP server's tool or a built-in one such as ask_user. */

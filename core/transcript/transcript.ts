@@ -1,4 +1,5 @@
 import type { HostEvent } from '../types/host-event.js';
+import { imageLine } from '../images/image-limits.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';
@@ -74,6 +75,10 @@ export class TranscriptRenderer {
         return this.line(this.styles.bold(`${PROMPT}${event.text}`)); // the user's own words stand out
       case 'command-output':
         return event.lines.length ? this.line(event.lines.join('\n')) : '';
+      case 'images':
+        return this.line(this.styles.dim(event.images.map(imageLine).join('\n')));
+      case 'attachments':
+        return '';
       case 'busy':
         return this.line(this.styles.dim(event.text));
       case 'mcp-status':

@@ -1,4 +1,5 @@
 import type { EngineEvent } from './engine-event.js';
+import type { MessageImage } from './message.js';
 
 /** The one-line state a window shows under its prompt. */
 export interface ChatStatus {
@@ -46,6 +47,10 @@ export type HostEvent =
   | { type: 'input'; text: string; reply: boolean }
   /** What a command printed. */
   | { type: 'command-output'; lines: string[] }
+  /** The pictures waiting for the next message (a window shows them as removable chips). */
+  | { type: 'attachments'; images: MessageImage[] }
+  /** The pictures sent with the message just echoed: a line each, and the picture itself in a window. */
+  | { type: 'images'; images: MessageImage[] }
   /** Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based). */
   | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[] }
   /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */

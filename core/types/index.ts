@@ -1,3 +1,3 @@
-export type { Message, NativeToolCall, Usage } from './message.js';
+export type { Message, MessageImage, NativeToolCall, Usage } from './message.js';
 export type { ChatStreamPart } from './chat-stream.js';
 export type { EngineEvent, ErrorCode, ProviderErrorCode, TurnStatus } from './engine-event.js';

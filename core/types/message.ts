@@ -7,10 +7,25 @@ export interface NativeToolCall {
   cutOff?: boolean;
 }
 
+/** A picture sent with a message: the bytes as they go to the model (already scaled to fit), in base64. */
+export interface MessageImage {
+  mediaType: 'image/png' | 'image/jpeg';
+  /** Base64 of the bytes; absent in a session file, which names the asset by `sha256` instead. */
+  data?: string;
+  width: number;
+  height: number;
+  /** Size of the bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the bytes: the name of its copy beside the session. */
+  sha256: string;
+  /** What the user knows it as: a file name, `pasted image`, or `<server>/<tool>`. */
+  name: string;
+}
+
 /** One message of a conversation, as kept in the context. Plain JSON, browser-safe. */
 export type Message =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: MessageImage[] }
   /**
    * `reasoning`: the thinking behind a message that made tool calls, sent back within the same turn to the
    * servers that require it (DeepSeek); never kept in the context of later turns or the session.
@@ -23,7 +38,7 @@ export type Message =
       /** Provider blocks sent back unchanged within the turn (Anthropic's signed thinking); never saved. */
       replay?: unknown[];
     }
-  | { role: 'tool'; content: string; toolCallId?: string; toolName?: string };
+  | { role: 'tool'; content: string; toolCallId?: string; toolName?: string; images?: MessageImage[] };
 
 /** Token counts of one LLM call. `estimated` when the provider reported none. */
 export interface Usage {

@@ -1,4 +1,5 @@
 import type { Message } from '../../types/message.js';
+import { imageChars } from '../../images/image-limits.js';
 import { REPLY_PRIMING_TOKENS, type TokenCounter } from './token-estimate.js';
 
 /** The size of a request: characters always, estimated tokens when a counter was given. */
@@ -15,8 +16,13 @@ export interface ContextBudget {
 
 const toolCallChars = new WeakMap<Message, number>();
 
-/** Characters of one message as the budget counts them: its content plus its native tool calls as JSON. */
+/**
+ * Characters of one message as the budget counts them: its content, its native tool calls as JSON, and its
+ * pictures at their token cost.
+ */
 export function messageChars(message: Message): number {
+  if ((message.role === 'user' || message.role === 'tool') && message.images?.length)
+    return message.images.reduce((sum, image) => sum + imageChars(image), message.content.length);
   if (message.role !== 'assistant' || !message.toolCalls?.length) return message.content.length;
   let calls = toolCallChars.get(message);
   if (calls === undefined) {

@@ -1,4 +1,5 @@
 import type { Message } from '../../types/message.js';
+import { imageTokens } from '../../images/image-limits.js';
 
 /** Counts tokens with a real BPE tokenizer; per-message counts are cached by message object. */
 export interface TokenCounter {
@@ -62,6 +63,8 @@ export function createTokenCounter(countTokens: CountTokens): TokenCounter {
         tokens = MESSAGE_OVERHEAD_TOKENS + text(message.content);
         if (message.role === 'assistant' && message.toolCalls?.length)
           tokens += text(JSON.stringify(message.toolCalls));
+        if ((message.role === 'user' || message.role === 'tool') && message.images)
+          for (const image of message.images) tokens += imageTokens(image);
         cache.set(message, tokens);
       }
       return tokens;

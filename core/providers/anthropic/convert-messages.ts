@@ -1,5 +1,5 @@
-import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { Message } from '../../types/message.js';
+import type { ImageBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message, MessageImage } from '../../types/message.js';
 import type { NativeToolSpec } from '../chat-model.js';
 
 type Block = Exclude<MessageParam['content'], string>[number];
@@ -37,7 +37,7 @@ export function toAnthropicMessages(messages: Message[]): { system?: string; mes
         system.push(message.content);
         break;
       case 'user':
-        add('user', text(message.content));
+        add('user', [...text(message.content), ...imageBlocks(message.images)]);
         break;
       case 'assistant':
         add('assistant', [
@@ -59,16 +59,32 @@ export function toAnthropicMessages(messages: Message[]): { system?: string; mes
                 {
                   type: 'tool_result',
                   tool_use_id: message.toolCallId,
-                  content: message.content,
+                  content: message.images?.length
+                    ? [
+                        ...(message.content.trim() ? [{ type: 'text' as const, text: message.content }] : []),
+                        ...imageBlocks(message.images),
+                      ]
+                    : message.content,
                   ...(TOOL_ERROR.test(message.content) ? { is_error: true } : {}),
                 },
               ]
-            : text(`Result of ${message.toolName ?? 'the tool call'}:\n${message.content}`),
+            : [
+                ...text(`Result of ${message.toolName ?? 'the tool call'}:\n${message.content}`),
+                ...imageBlocks(message.images),
+              ],
         );
         break;
     }
   }
   return { ...(system.length ? { system: system.join('\n\n') } : {}), messages: out };
+}
+
+/** Pictures as `image` blocks with a base64 source. */
+function imageBlocks(images: MessageImage[] | undefined): ImageBlockParam[] {
+  return (images ?? []).map((image) => ({
+    type: 'image',
+    source: { type: 'base64', media_type: image.mediaType, data: image.data ?? '' },
+  }));
 }
 
 /** Native tools in the Messages API shape. */

@@ -1,11 +1,16 @@
 import type { Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
-import type { Message } from '../../types/message.js';
+import type { Message, MessageImage } from '../../types/message.js';
 import type { NativeToolSpec } from '../chat-model.js';
 import { convertMessages, toFunctionTools } from '../convert-messages.js';
 
 /** Our messages as Ollama `/api/chat` messages: tool results as `{role: 'tool', content, tool_name}`. */
 export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
   return convertMessages<OllamaMessage>(messages, {
+    userWithImages: (message) => ({
+      role: 'user',
+      content: message.content,
+      images: base64Of(message.images),
+    }),
     assistantWithCalls: (message) => ({
       role: 'assistant',
       content: message.content,
@@ -17,8 +22,14 @@ export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
       role: 'tool',
       content: message.content,
       ...(message.toolName ? { tool_name: message.toolName } : {}),
+      ...(message.images?.length ? { images: base64Of(message.images) } : {}),
     }),
   });
+}
+
+/** Ollama takes a message's pictures as base64 strings in `images`. */
+function base64Of(images: MessageImage[]): string[] {
+  return images.map((image) => image.data ?? '');
 }
 
 /** Native tools in Ollama's `tools` shape (only ever sent for native-mode models). */
