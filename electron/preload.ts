@@ -14,6 +14,8 @@ const bridge: HacBridge = {
   complete: (prefix) => call('complete', { prefix }) as Promise<string[]>,
   history: () => call('history', {}) as Promise<string[]>,
   openLink: (url) => call('openLink', { url }) as Promise<void>,
+  attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
+  detach: (index) => call('detach', { index }) as Promise<void>,
   onEvents(listener) {
     const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
       listener(events, replay === true);

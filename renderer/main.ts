@@ -1,3 +1,4 @@
+import { createAttachments } from './attachments.js';
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
 import { createCodeCopy } from './code-copy.js';
@@ -42,6 +43,13 @@ const stop = createStopButton(byId('stop'), state, () => {
   prompt.focus();
 });
 const welcome = createWelcome(byId('welcome'));
+const attachments = createAttachments({
+  chips: byId('attachments'),
+  button: byId('attach'),
+  picker: byId('attach-file'),
+  prompt: byId('prompt'),
+  bridge,
+});
 const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeCodeCopy = createCodeCopy(view);
 const removeTestHooks = installTestHooks(view, output);
@@ -57,6 +65,7 @@ const stopEvents = bridge.onEvents((events, replay) => {
     status.react(event);
     stop.react(event);
     welcome.react(event);
+    attachments.react(event);
   }
 });
 byId('tool-output').addEventListener('close', () => prompt.focus());
@@ -70,6 +79,7 @@ addEventListener('pagehide', () => {
   output.dispose();
   prompt.dispose();
   choices.dispose();
+  attachments.dispose();
   stop.dispose();
   view.dispose();
 });

@@ -7,6 +7,7 @@ import {
   WordWrap,
   type HostEvent,
 } from './core-types.js';
+import { picturesBelow } from './inline-images.js';
 import type { LineMarks } from './line-marks.js';
 import type { TranscriptView } from './transcript-view.js';
 
@@ -79,6 +80,15 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       if (event.type === 'thinking-end') folding = false;
       const printed = wrap.push(transcript.render(event));
       if (event.type === 'status') showMarkdown(event.status.markdown);
+      if (event.type === 'images') {
+        // The pictures themselves below their lines, laid over rows kept blank for them once written.
+        const pictures = picturesBelow(event.images);
+        text += printed + wrap.push(pictures.rows);
+        drawn = view.write(text);
+        text = '';
+        drawn = new Promise((resolve) => terminal.write('', () => resolve(pictures.place(terminal))));
+        continue;
+      }
       if (!marked(event) || !printed) {
         text += printed;
         continue;

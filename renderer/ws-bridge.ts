@@ -74,6 +74,8 @@ export function connectWebSocketBridge(url: string): HacBridge {
     interrupt: () => call('interrupt', {}) as ReturnType<HacBridge['interrupt']>,
     complete: (prefix) => call('complete', { prefix }) as Promise<string[]>,
     history: () => call('history', {}) as Promise<string[]>,
+    attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
+    detach: (index) => call('detach', { index }) as Promise<void>,
     // In a browser the page opens links itself, in a new tab that cannot reach back into this one.
     openLink: (url) => {
       if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');

@@ -47,7 +47,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       { body: readFileSync(path.join(options.rendererDir, file)), type },
     ]),
   );
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 * 1024 }); // a 20 MB picture in base64
   let port = 0;
 
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];

@@ -14,6 +14,7 @@ import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message, MessageImage, Usage } from '../types/message.js';
 import { toolImagesForModel } from './tool-images.js';
+import { contextEvents, errorEvent, noVisionMessage } from './turn-events.js';
 import {
   newContextTurn,
   prepareAfterOverflow,
@@ -23,7 +24,7 @@ import {
   type PrepareContextInput,
   type PreparedContext,
 } from './context/index.js';
-import type { Conversation } from './conversation.js';
+import type { CompletedTurn, Conversation } from './conversation.js';
 import { EventChannel, PendingAnswers } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
@@ -37,11 +38,6 @@ export const RESPONSE_CANCELLED = 'Response cancelled.';
 export const CONNECTING_MCP = 'Connecting to MCP servers...';
 export const TOOL_LIMIT_NOTE = 'Tool call limit reached. Answer with what you have.';
 export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to choose a model.';
-
-/** A message with pictures for a model known to take text only: said before anything is sent. */
-export function noVisionMessage(label: string): string {
-  return `${label} does not take images; nothing was sent. Choose a vision model with /set-model, or set "vision": true for it in config.json if it does take them.`;
-}
 
 /** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
@@ -218,7 +214,7 @@ export class Engine {
         conversation.contextState = prepared.session;
         turnState = prepared.turnState;
         summary = prepared.newSummary ?? summary;
-        yield* this.contextEvents(prepared);
+        yield* contextEvents(prepared, this.deps.logger);
         const request = this.request(setup, prepared, withhold, names.entries, native);
         try {
           result = yield* callModel(
@@ -258,7 +254,7 @@ export class Engine {
           answer = `${answer}\n\n[response timed out]`;
           yield { type: 'error', code: 'timeout', message: result.stalled.message };
         }
-        yield* this.finish({ user: text, images, answer, askedAt, model, usage, summary });
+        yield* this.finish({ user: text, images, answer, askedAt, model: model.id, usage, summary });
         return;
       }
 
@@ -348,55 +344,16 @@ export class Engine {
     return request;
   }
 
-  private *contextEvents(prepared: PreparedContext): Generator<EngineEvent> {
-    for (const notice of prepared.notices) {
-      if (notice.type === 'budget-warning') yield { type: 'notice', level: 'dim', text: notice.text };
-      else if (notice.type === 'trimmed') {
-        this.deps.logger.warn(notice.text);
-        yield {
-          type: 'context-trimmed',
-          removed: notice.removed,
-          summarised: notice.summarised > 0,
-          text: notice.text,
-        };
-      } else this.deps.logger.warn(`Context summary not used: ${notice.text}`);
-    }
-  }
-
-  private async *finish({
-    user,
-    images,
-    answer,
-    askedAt,
-    model,
-    usage,
-    summary,
-  }: {
-    user: string;
-    images: MessageImage[];
-    answer: string;
-    askedAt: Date;
-    model: ModelConfig;
-    usage: Usage | undefined;
-    summary: ContextSummary | undefined;
-  }): AsyncGenerator<EngineEvent> {
+  /** Keeps the answered turn (and its session file) and ends the turn. */
+  private async *finish(turn: Omit<CompletedTurn, 'answeredAt'>): AsyncGenerator<EngineEvent> {
     try {
-      await this.deps.conversation.record({
-        user,
-        images,
-        answer,
-        askedAt,
-        answeredAt: this.now(),
-        model: model.id,
-        usage,
-        summary,
-      });
+      await this.deps.conversation.record({ ...turn, answeredAt: this.now() });
     } catch (error) {
       const message = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
       this.deps.logger.error(message);
       yield { type: 'notice', level: 'warn', text: message };
     }
-    yield { type: 'turn-end', status: 'answered', ...(usage ? { usage } : {}) };
+    yield { type: 'turn-end', status: 'answered', ...(turn.usage ? { usage: turn.usage } : {}) };
   }
 
   /** Stage 2 of the context window: the summary model's answer to the summary prompt. */
@@ -417,17 +374,4 @@ export class Engine {
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
-}
-
-/** `sentImagesTo`: the model a message with pictures went to; its server refusing them is said plainly. */
-function errorEvent(error: unknown, sentImagesTo?: string): EngineEvent {
-  if (
-    sentImagesTo &&
-    error instanceof ProviderError &&
-    error.code === 'bad-request' &&
-    /image|vision|multimodal/i.test(error.message)
-  )
-    return { type: 'error', code: error.code, message: noVisionMessage(sentImagesTo) };
-  if (error instanceof ProviderError) return { type: 'error', code: error.code, message: error.message };
-  return { type: 'error', code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userHome } from '../config/paths.js';
 import type { ImageLimits } from '../images/image-limits.js';
 import { expandHome, fetchImage, prepareImage, readImageFile } from '../images/prepare-image.js';
 import type { MessageImage } from '../types/message.js';
@@ -63,4 +64,39 @@ export function droppedImagePath(line: string, cwd: string): string | undefined 
 function unquote(text: string): string {
   const t = text.trim();
   return /^(['"]).*\1$/.test(t) ? t.slice(1, -1) : t;
+}
+
+/**
+ * Tab after `@`: the line completed with each folder (ending in `/`) and image file that the typed path starts
+ * with; a name with spaces is quoted (`@"my shot.png"`).
+ */
+export function completeImageMention(line: string, cwd: string): string[] {
+  const match = /(^|\s)@"?([^\s"]*)$/.exec(line);
+  if (!match) return [];
+  const typed = match[2] ?? '';
+  const slash = typed.lastIndexOf('/');
+  const folder = typed.slice(0, slash + 1);
+  const start = typed.slice(slash + 1);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path.resolve(cwd, expandHome(folder || '.')), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const head = line.slice(0, match.index + match[1]!.length);
+  return entries
+    .filter((e) => e.name.startsWith(start) && (start.startsWith('.') || !e.name.startsWith('.')))
+    .filter((e) => e.isDirectory() || IMAGE_FILE.test(e.name))
+    .map((e) => `${folder}${e.name}${e.isDirectory() ? '/' : ''}`)
+    .sort()
+    .map((file) => `${head}@${/\s/.test(file) ? `"${file}"` : file}`);
+}
+
+/** The folder relative paths are read from: where hac started, or the home folder if that has been removed. */
+export function workingDirectory(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return userHome();
+  }
 }

@@ -27,6 +27,16 @@ export const bridgeCallSchema = z.discriminatedUnion('method', [
     method: z.literal('openLink'),
     params: z.strictObject({ url: text(BRIDGE_LIMITS.urlChars) }),
   }),
+  z.strictObject({
+    id,
+    method: z.literal('attach'),
+    params: z.strictObject({ name: text(BRIDGE_LIMITS.nameChars), data: text(BRIDGE_LIMITS.imageChars) }),
+  }),
+  z.strictObject({
+    id,
+    method: z.literal('detach'),
+    params: z.strictObject({ index: id }),
+  }),
 ]);
 
 /** A call as sent, or why it was refused. */

@@ -94,6 +94,14 @@ export class BridgeSession {
       case 'openLink':
         if (!this.options.openLink) return Promise.reject(new Error('This window opens links itself.'));
         return this.options.openLink(call.params.url).then(() => null);
+      case 'attach': {
+        if (!controller) return Promise.resolve(false);
+        const { name, data } = call.params;
+        return controller.attach({ bytes: Buffer.from(data, 'base64'), name: name || 'pasted image' });
+      }
+      case 'detach':
+        controller?.detach(call.params.index);
+        return Promise.resolve(null);
     }
   }
 

@@ -16,6 +16,10 @@ export interface HacBridge {
   history(): Promise<string[]>;
   /** Opens an http(s) link in the system browser (after the host's checks). */
   openLink(url: string): Promise<void>;
+  /** A picture pasted, dropped or picked in the window (base64), for the next message; resolves with whether it was taken. */
+  attach(name: string, data: string): Promise<boolean>;
+  /** Removes attachment `index` (0-based, as the last `attachments` event listed them). */
+  detach(index: number): Promise<void>;
   /**
    * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
    * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
@@ -33,6 +37,8 @@ export interface BridgeParams {
   complete: { prefix: string };
   history: Record<string, never>;
   openLink: { url: string };
+  attach: { name: string; data: string };
+  detach: { index: number };
 }
 
 /** A call from the page, in order, numbered by the page. */
@@ -51,4 +57,11 @@ export type BridgeMessage =
   | { type: 'chat'; id: string };
 
 /** Payload limits: a 1 MB paste is fine; anything bigger is refused, not buffered. */
-export const BRIDGE_LIMITS = { textChars: 1_000_000, prefixChars: 1_000, urlChars: 2_048 } as const;
+export const BRIDGE_LIMITS = {
+  textChars: 1_000_000,
+  prefixChars: 1_000,
+  urlChars: 2_048,
+  /** A 20 MB picture in base64. */
+  imageChars: 28_000_000,
+  nameChars: 255,
+} as const;

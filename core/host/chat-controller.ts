@@ -6,11 +6,13 @@ import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../type
 import { IMAGE_LIMITS, imageLine } from '../images/image-limits.js';
 import type { MessageImage } from '../types/message.js';
 import {
+  completeImageMention,
   droppedImagePath,
   imageMentions,
   imageSourceOf,
   loadImage,
   type ImageSource,
+  workingDirectory,
 } from './attachments.js';
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
@@ -142,7 +144,7 @@ export class ChatController {
     const trimmed = text.trim();
     if (!trimmed) return;
     // A file dropped on a terminal arrives as its path: an image is attached, not sent as text.
-    const dropped = this.idle ? droppedImagePath(trimmed, process.cwd()) : undefined;
+    const dropped = this.idle ? droppedImagePath(trimmed, workingDirectory()) : undefined;
     if (dropped) return void (await this.attach({ file: dropped }));
     if (isCommand(trimmed)) await this.work(trimmed, () => this.command(trimmed));
     else await this.work(trimmed, () => this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed));
@@ -162,7 +164,7 @@ export class ChatController {
    */
   async attach(source: ImageSource): Promise<boolean> {
     try {
-      const image = await loadImage(source, this.imageLimits(), process.cwd());
+      const image = await loadImage(source, this.imageLimits(), workingDirectory());
       this.attached = [...this.attached, image];
       this.emit({ type: 'command-output', lines: [`Attached ${imageLine(image)} to your next message.`] });
       this.emit({ type: 'attachments', images: this.attached });
@@ -203,7 +205,8 @@ export class ChatController {
 
   /** Tab completion of what is typed at the prompt. */
   complete(prefix: string): string[] {
-    return completeCommand(prefix);
+    const commands = completeCommand(prefix);
+    return commands.length ? commands : completeImageMention(prefix, workingDirectory());
   }
 
   /** Ends this conversation: a running turn is cancelled and every listener released. MCP stays (it is shared). */
@@ -275,7 +278,8 @@ export class ChatController {
     const { text, files } = imageMentions(typed);
     const images = [...this.attached];
     try {
-      for (const file of files) images.push(await loadImage({ file }, this.imageLimits(), process.cwd()));
+      for (const file of files)
+        images.push(await loadImage({ file }, this.imageLimits(), workingDirectory()));
     } catch (error) {
       // An image that cannot go: nothing is sent, and what was attached waits for the next try.
       this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });

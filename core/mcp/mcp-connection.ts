@@ -1,21 +1,20 @@
-import {
-  Client,
-  IssuerMismatchError,
-  SdkError,
-  SdkErrorCode,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
-import type { Logger } from '../logging/logger.js';
-import type { SecretRegistry } from '../logging/secrets.js';
+import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcp-config.js';
-import { describeError, isSessionGone, isUndelivered, McpPoolError, zodIssues } from './mcp-errors.js';
+import {
+  callFailure,
+  describeError,
+  isSameOriginIssuerMismatch,
+  isSessionGone,
+  isUndelivered,
+  McpPoolError,
+  needsSignIn,
+} from './mcp-errors.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
 import { StderrTail } from './stderr-tail.js';
-import { closeSession, createTransport, type Session } from './mcp-session.js';
+import { closeSession, createTransport, type McpConnectionOptions, type Session } from './mcp-session.js';
 import { statelessRevisionOffered, versionNegotiation } from './protocol-era.js';
 import { abortable, withTimeout } from './timing.js';
 import type { McpCallResult } from './tool-result-text.js';
-import type { McpAuthStore } from './oauth/auth-store.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
 import { ServerSignIn } from './oauth/server-sign-in.js';
 
@@ -25,26 +24,6 @@ import { ServerSignIn } from './oauth/server-sign-in.js';
  */
 export type McpServerState =
   'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'needs-sign-in';
-
-/** Timing and environment a connection needs; the pool fills in the defaults. */
-export interface McpConnectionOptions {
-  logger: Logger;
-  /** hac's environment, the source of `${VAR}` values (never passed whole to a child). */
-  env: NodeJS.ProcessEnv;
-  connectTimeoutMs: number;
-  /** A stdio child that has not exited this long after its stdin closed is killed (SIGTERM half-way). */
-  killAfterMs: number;
-  clientInfo: { name: string; version: string };
-  onChange: () => void;
-  secrets?: SecretRegistry;
-  /** Where sign-ins of remote servers are kept. */
-  authStore: McpAuthStore;
-  /**
-   * Signs in without asking whenever a server wants it, opening the link with this (a test client playing the
-   * browser); hac itself signs in only through `signIn()`.
-   */
-  autoSignIn?: (server: string, url: URL) => void;
-}
 
 /** Browser sign-ins one connect may ask for: the first, and two for more access (step-up). */
 const MAX_SIGN_INS_PER_CONNECT = 3;
@@ -127,15 +106,15 @@ export class McpConnection {
         this.setState('needs-sign-in', 'sign in with /mcp login');
         throw new McpPoolError('mcp-not-connected', this.name, new SignInRequired(this.name).message);
       }
-      if (signal.aborted || !isSessionGone(error)) throw this.callError(tool, error, signal);
+      if (signal.aborted || !isSessionGone(error)) throw callFailure(this.config, tool, error, signal);
       this.lost(session, describeError(error));
-      if (!isUndelivered(error)) throw this.callError(tool, error, signal);
+      if (!isUndelivered(error)) throw callFailure(this.config, tool, error, signal);
       session = await this.usableSession(signal);
       try {
         return await this.callOn(session, tool, args, signal);
       } catch (retryError) {
         if (!signal.aborted && isSessionGone(retryError)) this.lost(session, describeError(retryError));
-        throw this.callError(tool, retryError, signal);
+        throw callFailure(this.config, tool, retryError, signal);
       }
     }
   }
@@ -205,37 +184,6 @@ export class McpConnection {
     } finally {
       signal.removeEventListener('abort', forward);
     }
-  }
-
-  private callError(tool: string, error: unknown, signal: AbortSignal): McpPoolError {
-    if (error instanceof McpPoolError) return error;
-    if (signal.aborted)
-      return new McpPoolError('cancelled', this.name, `The call to ${this.name}/${tool} was cancelled.`, {
-        cause: error,
-      });
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      const seconds = this.config.timeoutMs / 1000;
-      return new McpPoolError(
-        'mcp-timeout',
-        this.name,
-        `${this.name}/${tool} did not answer within ${seconds} s.`,
-        { cause: error },
-      );
-    }
-    const schemaProblems = zodIssues(error);
-    if (schemaProblems)
-      return new McpPoolError(
-        'mcp-call-failed',
-        this.name,
-        `MCP server "${this.name}" sent a tools/call result that does not follow the MCP schema: ${schemaProblems}.`,
-        { cause: error },
-      );
-    return new McpPoolError(
-      'mcp-call-failed',
-      this.name,
-      `${this.name}/${tool} failed: ${describeError(error)}`,
-      { cause: error },
-    );
   }
 
   /**
@@ -432,17 +380,4 @@ export class McpConnection {
     this.reason = reason;
     this.options.onChange();
   }
-}
-
-/** Authorization metadata whose issuer differs from where it came from, all on the MCP server's origin. */
-function isSameOriginIssuerMismatch(error: unknown, serverUrl: string | undefined): boolean {
-  if (!(error instanceof IssuerMismatchError) || error.kind !== 'metadata' || !serverUrl) return false;
-  const origin = (url: unknown) => (typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : '');
-  const server = new URL(serverUrl).origin;
-  return origin(error.expected) === server && origin(error.received) === server;
-}
-
-/** The server wants a browser sign-in that is not under way. */
-function needsSignIn(error: unknown): boolean {
-  return error instanceof SignInRequired || error instanceof UnauthorizedError;
 }

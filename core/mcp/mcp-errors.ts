@@ -1,5 +1,13 @@
 import { formatJsonPath } from '../config/read-json-file.js';
-import { SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import {
+  IssuerMismatchError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { SignInRequired } from './oauth/oauth-provider.js';
 import { HacError } from '../errors/hac-error.js';
 
 /** Codes of MCP failures, for hosts and the engine. */
@@ -92,4 +100,49 @@ function schemaIssues(error: unknown): unknown[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A failed tool call as one line for the model and the user: cancelled, timed out, a broken result, or why. */
+export function callFailure(
+  server: { name: string; timeoutMs: number },
+  tool: string,
+  error: unknown,
+  signal: AbortSignal,
+): McpPoolError {
+  const name = server.name;
+  if (error instanceof McpPoolError) return error;
+  if (signal.aborted)
+    return new McpPoolError('cancelled', name, `The call to ${name}/${tool} was cancelled.`, {
+      cause: error,
+    });
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    const seconds = server.timeoutMs / 1000;
+    return new McpPoolError('mcp-timeout', name, `${name}/${tool} did not answer within ${seconds} s.`, {
+      cause: error,
+    });
+  }
+  const schemaProblems = zodIssues(error);
+  if (schemaProblems)
+    return new McpPoolError(
+      'mcp-call-failed',
+      name,
+      `MCP server "${name}" sent a tools/call result that does not follow the MCP schema: ${schemaProblems}.`,
+      { cause: error },
+    );
+  return new McpPoolError('mcp-call-failed', name, `${name}/${tool} failed: ${describeError(error)}`, {
+    cause: error,
+  });
+}
+
+/** Authorization metadata whose issuer differs from where it came from, all on the MCP server's origin. */
+export function isSameOriginIssuerMismatch(error: unknown, serverUrl: string | undefined): boolean {
+  if (!(error instanceof IssuerMismatchError) || error.kind !== 'metadata' || !serverUrl) return false;
+  const origin = (url: unknown) => (typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : '');
+  const server = new URL(serverUrl).origin;
+  return origin(error.expected) === server && origin(error.received) === server;
+}
+
+/** The server wants a browser sign-in that is not under way. */
+export function needsSignIn(error: unknown): boolean {
+  return error instanceof SignInRequired || error instanceof UnauthorizedError;
 }

@@ -1,12 +1,15 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/client';
-import { SSEClientTransport } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Client,
+  type OAuthClientProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
+import type { McpAuthStore } from './oauth/auth-store.js';
 import { ProcessTreeTransport } from './process-tree-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 import { settlesWithin, withTimeout } from './timing.js';
@@ -119,4 +122,24 @@ export async function closeSession(
   options.logger.warn(`MCP server "${name}" (pid ${pid}) did not exit; killing it.`);
   transport.signal(pid, 'SIGKILL');
   await goneWithin(killAfterMs);
+}
+
+/** Timing and environment a connection needs; the pool fills in the defaults. */
+export interface McpConnectionOptions {
+  logger: Logger;
+  /** hac's environment, the source of `${VAR}` values (never passed whole to a child). */
+  env: NodeJS.ProcessEnv;
+  connectTimeoutMs: number;
+  /** A stdio child that has not exited this long after its stdin closed is killed (SIGTERM half-way). */
+  killAfterMs: number;
+  clientInfo: { name: string; version: string };
+  onChange: () => void;
+  secrets?: SecretRegistry;
+  /** Where sign-ins of remote servers are kept. */
+  authStore: McpAuthStore;
+  /**
+   * Signs in without asking whenever a server wants it, opening the link with this (a test client playing the
+   * browser); hac itself signs in only through `signIn()`.
+   */
+  autoSignIn?: (server: string, url: URL) => void;
 }

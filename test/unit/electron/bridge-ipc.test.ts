@@ -71,6 +71,11 @@ describe('IPC: every call checked and validated (R-DESK-4)', () => {
     ['an oversized text', { id: 1, method: 'submit', params: { text: 'x'.repeat(1_000_001) } }],
     ['a wrong type', { id: 1, method: 'submit', params: { text: ['a'] } }],
     ['extra fields', { id: 1, method: 'submit', params: { text: 'a', role: 'system' } }],
+    [
+      'an oversized picture',
+      { id: 1, method: 'attach', params: { name: 'a.png', data: 'A'.repeat(28_000_001) } },
+    ],
+    ['a negative attachment index', { id: 1, method: 'detach', params: { index: -1 } }],
   ])('refuses %s', async (_what, raw) => {
     const { h, invoke } = await setUp();
     await expect(invoke(raw)).rejects.toThrow(/Refused/);
@@ -108,7 +113,9 @@ describe('the preload bridge', () => {
       (...args: unknown[]) => unknown
     >;
     expect(Object.keys(bridge).sort()).toEqual([
+      'attach',
       'complete',
+      'detach',
       'history',
       'interrupt',
       'onEvents',

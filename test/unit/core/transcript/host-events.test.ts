@@ -57,7 +57,14 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
       type: 'images',
       images: [
         { mediaType: 'image/png', width: 1280, height: 720, bytes: 215_040, sha256: 'ab', name: 'shot.png' },
-        { mediaType: 'image/jpeg', width: 4000, height: 3000, bytes: 3_250_000, sha256: 'cd', name: 'a b.jpg' },
+        {
+          mediaType: 'image/jpeg',
+          width: 4000,
+          height: 3000,
+          bytes: 3_250_000,
+          sha256: 'cd',
+          name: 'a b.jpg',
+        },
       ],
     },
     '\n[image: shot.png 1280×720, 210 KB]\n[image: a b.jpg 4000×3000, 3.1 MB]\n',
