@@ -105,6 +105,12 @@ describe.skipIf(NO_BROWSER)(`pictures in the window${NO_BROWSER ? ` (skipped: ${
     await expect.poll(() => page.locator('dialog.picture-dialog[open] img').count()).toBe(1);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('dialog.picture-dialog').count()).toBe(0);
+    // Drawn again at a new width (the transcript re-wraps), the picture comes back under its line.
+    await page.setViewportSize({ width: 640, height: 700 });
+    await page.waitForTimeout(400);
+    await expect.poll(() => picture.count()).toBe(1);
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await page.waitForTimeout(400);
     if (process.env.HAC_SCREENSHOTS) {
       await give(page, 'paste', 'screenshot.png', await png('#2a9d8f', 1280, 720));
       await expect.poll(() => page.locator('#attachments .attachment').count()).toBe(1);
