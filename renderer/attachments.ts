@@ -46,13 +46,15 @@ export function createAttachments({ chips, button, picker, prompt, bridge }: Att
     void send(picker.files ?? []);
     picker.value = '';
   };
-  const onButton = () => picker.click();
-  prompt.addEventListener('paste', onPaste);
-  document.addEventListener('dragover', onDragOver);
-  document.addEventListener('dragleave', onDragLeave);
-  document.addEventListener('drop', onDrop);
-  picker.addEventListener('change', onPick);
-  button.addEventListener('click', onButton);
+  // Every listener goes when the page does.
+  const listening = new AbortController();
+  const { signal } = listening;
+  prompt.addEventListener('paste', onPaste, { signal });
+  document.addEventListener('dragover', onDragOver, { signal });
+  document.addEventListener('dragleave', onDragLeave, { signal });
+  document.addEventListener('drop', onDrop, { signal });
+  picker.addEventListener('change', onPick, { signal });
+  button.addEventListener('click', () => picker.click(), { signal });
 
   const show = (images: Extract<HostEvent, { type: 'attachments' }>['images']) => {
     chips.replaceChildren(
@@ -84,14 +86,7 @@ export function createAttachments({ chips, button, picker, prompt, bridge }: Att
     react(event: HostEvent) {
       if (event.type === 'attachments') show(event.images);
     },
-    dispose() {
-      prompt.removeEventListener('paste', onPaste);
-      document.removeEventListener('dragover', onDragOver);
-      document.removeEventListener('dragleave', onDragLeave);
-      document.removeEventListener('drop', onDrop);
-      picker.removeEventListener('change', onPick);
-      button.removeEventListener('click', onButton);
-    },
+    dispose: () => listening.abort(),
   };
 }
 

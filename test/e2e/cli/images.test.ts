@@ -197,10 +197,12 @@ describe('pictures for vision models', () => {
     const json = readdirSync(sessions).find((n) => n.endsWith('.json'))!;
     const assets = path.join(sessions, json.replace(/\.json$/, '.assets'));
     // The session is written once the answer is shown.
-    await expect.poll(() => readdirSync(assets).length).toBe(2);
+    const stored = () => readdirSync(assets).filter((f) => /^[0-9a-f]{64}\.png$/.test(f));
+    await expect.poll(() => stored().length).toBe(2);
     expect(readFileSync(path.join(sessions, json), 'utf8')).not.toMatch(/base64|iVBOR/);
-    const files = readdirSync(assets);
-    expect(files.every((f) => /^[0-9a-f]{64}\.png$/.test(f))).toBe(true);
+    // Written atomically: once both are there, nothing else is (no temp file left behind).
+    await expect.poll(() => readdirSync(assets).length).toBe(2);
+    const files = stored();
     expect(statSync(path.join(assets, files[0]!)).mode & 0o777).toBe(0o600);
     hac.write('/exit\r');
     await hac.exited;
