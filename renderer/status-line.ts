@@ -28,8 +28,9 @@ export function createStatusLine(element: HTMLElement, state: ChatState): Status
 
 function statusText(status: ChatStatus, asking: boolean): string {
   const model = status.model ? `${status.model} (${status.provider})` : 'no model: /set-model';
+  const signIn = status.mcp.needSignIn ? ` (${status.mcp.needSignIn} need sign-in: /mcp login)` : '';
   const mcp = status.mcp.configured
-    ? `MCP ${status.mcp.connected}/${status.mcp.configured}`
+    ? `MCP ${status.mcp.connected}/${status.mcp.configured}${signIn}`
     : 'no MCP servers';
   const doing = asking
     ? 'waiting for your answer (Esc cancels)'

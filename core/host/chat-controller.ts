@@ -341,6 +341,7 @@ export class ChatController {
     this.mcpCounts = {
       connected: enabled.filter((s) => s.state === 'connected').length,
       configured: enabled.length,
+      needSignIn: enabled.filter((s) => s.state === 'needs-sign-in').length,
     };
     this.emitStatus();
   }

@@ -9,7 +9,8 @@ export interface ChatStatus {
   toolMode: 'manual' | 'auto';
   /** config.json's `markdown`: answers shown styled. */
   markdown: boolean;
-  mcp: { connected: number; configured: number };
+  /** Enabled servers, those connected, and those waiting for the user to sign in (`/mcp login`). */
+  mcp: { connected: number; configured: number; needSignIn?: number };
   busy: boolean;
 }
 

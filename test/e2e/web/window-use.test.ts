@@ -115,7 +115,7 @@ describe.skipIf(NO_BROWSER)(
     it('call-now-has-yes-and-no-buttons-the-status-says-it-waits-and-escape-cancels-the-question', async () => {
       const { fake, web } = await serve({ servers: { tools: testServerEntry() } });
       const page = await open(web);
-      await expect.poll(() => status(page)).toContain('MCP 1/1');
+      await expect.poll(() => status(page)).toContain('MCP 1/1  ·');
       fake.reply(
         openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'x' } }]),
         openaiReply.toolCalls([{ id: 'c2', name: 'tools__echo', arguments: { text: 'y' } }]),
@@ -502,6 +502,8 @@ describe.skipIf(NO_BROWSER)(
       });
       const page = await open(web);
       await waitForTranscript(page, /MCP server "hosted" needs sign-in: \/mcp login hosted/);
+      // The status line says why the server is not connected.
+      await expect.poll(() => status(page)).toContain('MCP 0/1 (1 need sign-in: /mcp login)');
       // The sign-in page opens in a new tab (the bridge's link rules); the signed-in user is sent straight back.
       const [popup] = await Promise.all([
         page.context().waitForEvent('page'),
