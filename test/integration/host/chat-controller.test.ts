@@ -104,7 +104,12 @@ describe('chat controller: status', () => {
     const { controller, events } = h.open();
     await controller.start();
     await vi.waitFor(
-      () => expect(ofType(events, 'status').at(-1)!.status.mcp).toEqual({ connected: 1, configured: 1, needSignIn: 0 }),
+      () =>
+        expect(ofType(events, 'status').at(-1)!.status.mcp).toEqual({
+          connected: 1,
+          configured: 1,
+          needSignIn: 0,
+        }),
       { timeout: 10_000 },
     );
     expect(ofType(events, 'status').at(-1)!.status).toEqual({
