@@ -141,6 +141,12 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = undefined;
   };
   rl.on('SIGINT', onCtrlC);
+  // Escape declines what an MCP server asks (readline reads the keys of the stream it was given).
+  input.on('keypress', (_text: string, key: { name?: string } | undefined) => {
+    if (key?.name !== 'escape' || !controller.escape()) return;
+    question?.abort();
+    question = undefined;
+  });
 
   const printAbove = (text: string) => {
     // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.

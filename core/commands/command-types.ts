@@ -39,6 +39,9 @@ export interface McpServerView {
   stderrTail: string[];
   /** The MCP protocol revision of the open session. */
   revision?: string;
+  /** How many prompts and resources (with templates) it offers. */
+  prompts?: number;
+  resources?: number;
 }
 
 /** What the commands may do to the running hac. Implemented by createHac. */

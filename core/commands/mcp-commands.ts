@@ -54,6 +54,11 @@ async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
           : s.state;
     lines.push(`${s.name}: ${state}${s.description ? ` — ${s.description}` : ''}`);
     if (s.enabled && s.revision) lines.push(`  protocol revision ${s.revision}`);
+    const extras = [
+      s.prompts ? `${s.prompts} prompt${s.prompts === 1 ? '' : 's'} (/prompts)` : '',
+      s.resources ? `${s.resources} resource${s.resources === 1 ? '' : 's'} (/resources)` : '',
+    ].filter(Boolean);
+    if (s.enabled && extras.length) lines.push(`  ${extras.join(', ')}`);
     if (s.enabled && s.state === 'failed' && s.stderrTail.length) {
       lines.push('  last stderr lines:', ...s.stderrTail.map((l) => `    ${l}`));
     }

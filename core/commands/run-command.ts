@@ -20,6 +20,17 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     description: 'Show MCP servers and their tools; sign in to a remote one, or forget its sign-in.',
   },
   { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
+  { name: '/prompts', usage: '/prompts', description: "List the MCP servers' prompts." },
+  {
+    name: '/prompt',
+    usage: '/prompt <server:name> [arg=value]',
+    description: "Send an MCP server's prompt, its arguments filled in.",
+  },
+  {
+    name: '/resources',
+    usage: '/resources',
+    description: "List the MCP servers' resources (attach one with @server:uri in a message).",
+  },
   { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },

@@ -25,7 +25,7 @@ import {
   type PreparedContext,
 } from './context/index.js';
 import type { CompletedTurn, Conversation } from './conversation.js';
-import { EventChannel, PendingAnswers } from './event-channel.js';
+import { EventChannel, PendingAnswers, type Reply } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
 import { nextQuestionId } from './question-ids.js';
@@ -82,10 +82,11 @@ export class Engine {
   }
 
   /**
-   * Answers a `confirmation-request` (Y/N text) or a `question` (ask_user) by its id. Returns false, and keeps
-   * nothing, when that question is not being asked (withdrawn by a cancel, or never asked).
+   * Answers a `confirmation-request` (Y/N text), a `question` (ask_user) or an `elicitation` (the user's
+   * `ElicitationAnswer`) by its id. Returns false, and keeps nothing, when that question is not being asked
+   * (withdrawn by a cancel, or never asked).
    */
-  answer(id: string, reply: string): boolean {
+  answer(id: string, reply: Reply): boolean {
     return this.answers.answer(id, reply);
   }
 
@@ -156,7 +157,7 @@ export class Engine {
       const id = nextQuestionId();
       const reply = this.answers.expect(id, signal);
       channel.push({ type: 'question', id, question, ...(options ? { options } : {}) });
-      return reply;
+      return reply.then((given) => (typeof given === 'string' ? given : ''));
     });
     const tools = new TurnTools(config.askUserTool ? [...mcpTools, ask] : mcpTools);
     const servers = groupByServer(mcpTools);

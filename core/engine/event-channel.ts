@@ -1,4 +1,8 @@
 import type { Logger } from '../logging/logger.js';
+import type { ElicitationAnswer } from '../types/elicitation.js';
+
+/** A reply to one of the engine's questions: typed text, or the answer to a server's form. */
+export type Reply = string | ElicitationAnswer;
 
 /**
  * A small async queue: producers push events while the engine's generator is busy awaiting something
@@ -45,23 +49,23 @@ export class EventChannel<T> {
  * by Ctrl+C, an id never asked) is refused, never kept for a later question.
  */
 export class PendingAnswers {
-  private readonly waiting = new Map<string, (reply: string) => void>();
+  private readonly waiting = new Map<string, (reply: Reply) => void>();
 
   constructor(private readonly logger?: Logger) {}
 
   /** Registers question `id`; settles with its reply, or rejects when the signal aborts (the id is then dropped). */
-  expect(id: string, signal: AbortSignal): Promise<string> {
-    const reply = new Promise<string>((resolve, reject) => {
+  expect(id: string, signal: AbortSignal): Promise<Reply> {
+    const reply = new Promise<Reply>((resolve, reject) => {
       const onAbort = () => {
         this.waiting.delete(id);
         reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(id, (text) => {
+      this.waiting.set(id, (given) => {
         this.waiting.delete(id);
         signal.removeEventListener('abort', onAbort);
-        resolve(text);
+        resolve(given);
       });
     });
     reply.catch(() => {}); // the asker may be gone before it awaits; its own await still sees the rejection
@@ -69,7 +73,7 @@ export class PendingAnswers {
   }
 
   /** Delivers a reply; false (and a debug line) when nobody is waiting for `id`. */
-  answer(id: string, reply: string): boolean {
+  answer(id: string, reply: Reply): boolean {
     const resolve = this.waiting.get(id);
     if (!resolve) {
       this.logger?.debug(`Refused an answer to question ${id}: nobody is waiting for it.`);

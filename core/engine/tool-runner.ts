@@ -1,6 +1,6 @@
 import { ASK_USER_SERVER } from '../prompt/ask-user-spec.js';
 import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
-import type { Tool, ToolImage } from '../tools/tool.js';
+import type { Tool, ToolCallContext, ToolImage } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
 import { nextQuestionId } from './question-ids.js';
@@ -141,7 +141,8 @@ export async function* runToolCall(
       yield { type: 'confirmation-request', id, callId: call.id };
       let reply: string;
       try {
-        reply = await answered;
+        const given = await answered;
+        reply = typeof given === 'string' ? given : 'n';
       } catch {
         reply = 'n'; // Ctrl+C at the question counts as "n"
       }
@@ -159,7 +160,9 @@ export async function* runToolCall(
   let isError: boolean;
   let images: ToolImage[] | undefined;
   try {
-    const result = yield* options.channel.drainWhile(tool.call(call.arguments, signal));
+    const result = yield* options.channel.drainWhile(
+      tool.call(call.arguments, signal, { elicit: serverQuestions(call, options) }),
+    );
     ({ text, isError, images } = result);
   } catch (error) {
     if (signal.aborted) return { kind: 'cancelled' };
@@ -190,6 +193,20 @@ export async function* runToolCall(
     });
   }
   return { kind: 'result', text, isError, ...(images?.length && !isError ? { images } : {}) };
+}
+
+/**
+ * How a server's question reaches the user while its call runs: an `elicitation` event in the turn's stream, the
+ * answer awaited like any other (a cancelled turn cancels it).
+ */
+function serverQuestions(call: RequestedCall, options: ToolRunnerOptions): ToolCallContext['elicit'] {
+  return async (request, signal) => {
+    const id = nextQuestionId();
+    const answered = options.answers.expect(id, signal);
+    options.channel.push({ type: 'elicitation', id, callId: call.id, server: call.server, request });
+    const given = await answered;
+    return typeof given === 'string' ? { action: 'cancel' } : given;
+  };
 }
 
 function shown(options: ToolRunnerOptions, result: ToolResultEvent): ToolResultEvent {

@@ -16,6 +16,19 @@ import {
 } from './attachments.js';
 import { watchMcpProblems } from './mcp-problems.js';
 import { runTurn, type EngineQuestion } from './run-turn.js';
+import { answerLine, askedLine, askInTerminal, Declined, unattendedLine } from './server-questions.js';
+import { checkForm } from '../mcp/form-fields.js';
+import type { Reply } from '../engine/event-channel.js';
+import type { Elicit } from '../mcp/index.js';
+import {
+  completeMcp,
+  parsePromptCommand,
+  promptsLines,
+  PROMPT_USAGE,
+  resourceMentions,
+  resourcesLines,
+} from './mcp-extras.js';
+import type { ElicitationAnswer, ElicitationRequest, FormField } from '../types/elicitation.js';
 import type { Chat, Runtime } from './runtime.js';
 
 export type { InterruptResult };
@@ -32,7 +45,14 @@ interface PendingQuestion {
   kind: PromptKind;
   resolve(reply: string): void;
   reject(reason: Error): void;
+  /** The field being answered (what a server asks): a secret is masked before it is echoed. */
+  field?: FormField;
+  /** A window's whole form: its answer comes through `answerForm`. */
+  form?: { fields: FormField[]; resolve(answer: ElicitationAnswer): void };
 }
+
+/** Shown when a line is typed while a window's form waits for its own buttons. */
+const FORM_WAITING = 'Fill in the form above and press Submit, or Decline (Esc declines too).';
 
 /** How a conversation is driven: by a person at a terminal or a window, or by nobody (one-shot). */
 export interface ChatControllerOptions {
@@ -45,10 +65,19 @@ export interface ChatControllerOptions {
   deltaBatchMs?: number;
   /** `/resume` shows the end of the conversation it resumed (a window; a terminal keeps its scrollback short). */
   showResumed?: boolean;
+  /** What an MCP server asks is shown as one form (a window), not asked one field at a time (a terminal). */
+  wholeForms?: boolean;
 }
 
 /** The messages of a resumed conversation a window shows: its last 50. */
 const RESUMED_SHOWN = 50;
+
+/** A picture a prompt or resource gave, in base64, with the name it is shown by. */
+interface NamedImage {
+  data: string;
+  mimeType: string;
+  name: string;
+}
 
 /** How a message's turn ended: a one-shot run exits with it. */
 export interface TurnOutcome {
@@ -77,6 +106,8 @@ export class ChatController {
   private changedElsewhere: string[] = [];
   /** Pictures waiting for the next message. */
   private attached: MessageImage[] = [];
+  /** The server whose form a window shows (to send it back with its errors). */
+  private formServer = '';
 
   constructor(
     private readonly runtime: Runtime,
@@ -136,8 +167,11 @@ export class ChatController {
     if (this.closed) return;
     const text = line.replace(/\r\n?/g, '\n');
     const question = this.pending;
+    if (question?.form) return this.emit({ type: 'busy', text: FORM_WAITING });
     if (question) {
       this.pending = undefined;
+      // A secret typed into a server's form is masked from its echo on.
+      if (question.field?.sensitive && text.trim()) this.runtime.secrets.add([text.trim()]);
       this.emit({ type: 'input', text, reply: true });
       return question.resolve(text);
     }
@@ -182,7 +216,45 @@ export class ChatController {
     this.emit({ type: 'attachments', images: this.attached });
   }
 
-  /** Ctrl+C: answers no at a Y/N question, cancels a command's question, else cancels the turn. */
+  /**
+   * A window's answer to a server's form: the values as its inputs hold them, or decline / cancel. Values that do
+   * not fit their fields send the form back with what is wrong; resolves with whether the form was answered.
+   */
+  answerForm(
+    answer: { action: 'accept'; values: Record<string, unknown> } | { action: 'decline' | 'cancel' },
+  ): boolean {
+    const form = this.pending?.form;
+    if (!form) return false;
+    let given: ElicitationAnswer = { action: answer.action === 'accept' ? 'cancel' : answer.action };
+    if (answer.action === 'accept') {
+      const checked = checkForm(form.fields, answer.values);
+      if ('errors' in checked) {
+        this.emit({ type: 'form', server: this.formServer, fields: form.fields, errors: checked.errors });
+        return false;
+      }
+      given = { action: 'accept', content: checked.content };
+    }
+    this.pending = undefined;
+    this.emit({ type: 'prompt-withdrawn' });
+    form.resolve(given);
+    return true;
+  }
+
+  /** Escape: declines what an MCP server asks (a field or a form); elsewhere it does nothing here. */
+  escape(): boolean {
+    const question = this.pending;
+    if (question?.kind !== 'field' && question?.kind !== 'form') return false;
+    this.pending = undefined;
+    this.emit({ type: 'prompt-withdrawn' });
+    if (question.form) question.form.resolve({ action: 'decline' });
+    else question.reject(new Declined());
+    return true;
+  }
+
+  /**
+   * Ctrl+C: answers no at a Y/N question, cancels a command's question or what a server asks, else cancels the
+   * turn.
+   */
   interrupt(): InterruptResult {
     const question = this.pending;
     this.pending = undefined;
@@ -191,7 +263,11 @@ export class ChatController {
       question.resolve('n');
       return 'answered-no';
     }
-    if (question?.kind === 'choice') {
+    if (question?.form) {
+      question.form.resolve({ action: 'cancel' });
+      return 'question-cancelled';
+    }
+    if (question && (question.kind !== 'ask' || !this.turn)) {
       question.reject(new Error('cancelled'));
       return 'question-cancelled';
     }
@@ -206,7 +282,9 @@ export class ChatController {
   /** Tab completion of what is typed at the prompt. */
   complete(prefix: string): string[] {
     const commands = completeCommand(prefix);
-    return commands.length ? commands : completeImageMention(prefix, workingDirectory());
+    if (commands.length) return commands;
+    const mcp = completeMcp(prefix, this.runtime.mcpPool());
+    return mcp.length ? mcp : completeImageMention(prefix, workingDirectory());
   }
 
   /** Ends this conversation: a running turn is cancelled and every listener released. MCP stays (it is shared). */
@@ -245,6 +323,14 @@ export class ChatController {
       if (!image[1]?.trim()) return this.emit({ type: 'command-output', lines: [IMAGE_USAGE] });
       return void (await this.attach(imageSourceOf(image[1].trim())));
     }
+    // What MCP servers offer besides tools: listed here, and a prompt is sent as if typed.
+    const [name = '', ...rest] = line.split(/\s+/);
+    if (name === '/prompts' || name === '/resources') {
+      const pool = this.runtime.mcpPool();
+      const lines = name === '/prompts' ? promptsLines(pool) : resourcesLines(pool);
+      return this.emit({ type: 'command-output', lines });
+    }
+    if (name === '/prompt') return void (await this.usePrompt(rest.join(' ')));
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
@@ -273,26 +359,63 @@ export class ChatController {
     }
   }
 
-  private async message(typed: string): Promise<TurnOutcome> {
-    for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
-    const { text, files } = imageMentions(typed);
-    const images = [...this.attached];
-    try {
-      for (const file of files)
-        images.push(await loadImage({ file }, this.imageLimits(), workingDirectory()));
-    } catch (error) {
-      // An image that cannot go: nothing is sent, and what was attached waits for the next try.
-      this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
-      return { status: 'failed', hadError: true };
+  /**
+   * `/prompt server:name [arg=value …]`: asks for the required arguments not given (with the server's
+   * suggestions where it has them), then sends the prompt's messages as if typed.
+   */
+  private async usePrompt(arg: string): Promise<TurnOutcome | undefined> {
+    const pool = this.runtime.mcpPool();
+    const parsed = parsePromptCommand(arg, pool);
+    if (!pool || 'error' in parsed) {
+      this.emit({ type: 'command-output', lines: ['error' in parsed ? parsed.error : PROMPT_USAGE] });
+      return undefined;
     }
-    if (images.length) {
-      this.attached = [];
-      this.emit({ type: 'attachments', images: [] });
-      this.emit({ type: 'images', images });
+    const { prompt, args } = parsed;
+    for (const argument of prompt.arguments.filter((a) => a.required && !(a.name in args))) {
+      const value = { name: argument.name, value: '' };
+      const suggestions = (await pool.completePrompt(prompt.server, prompt.name, value, args)).slice(0, 10);
+      if (suggestions.length)
+        this.emit({ type: 'command-output', lines: suggestions.map((s, i) => `  ${i + 1}) ${s}`) });
+      const about = argument.description ? ` (${argument.description})` : '';
+      const reply = (await this.ask('ask', `${argument.name}${about}: `, suggestions).catch(() => '')).trim();
+      if (!reply) {
+        this.emit({ type: 'command-output', lines: ['Prompt not sent.'] });
+        return undefined;
+      }
+      args[argument.name] = /^\d+$/.test(reply) ? (suggestions[Number(reply) - 1] ?? reply) : reply;
     }
     const turn = new AbortController();
     this.turn = turn;
+    const elicit = this.elicitFor(prompt.server);
+    const content = await pool
+      .getPrompt(prompt.server, prompt.name, args, turn.signal, elicit)
+      .finally(() => (this.turn = undefined));
+    this.emit({ type: 'input', text: content.text, reply: false });
+    const name = `${prompt.server}:${prompt.name}`;
+    return this.message(
+      content.text,
+      content.images.map((image) => ({ ...image, name })),
+    );
+  }
+
+  /** How a request of ours outside the engine (a prompt, a resource) lets the server ask the user. */
+  private elicitFor(server: string): Elicit {
+    return (request) => this.askServer(server, request);
+  }
+
+  private async message(typed: string, given: NamedImage[] = []): Promise<TurnOutcome> {
+    for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
+    const turn = new AbortController();
+    this.turn = turn;
     try {
+      const ready = await this.attachments(typed, given, turn.signal);
+      if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true };
+      const { text, images } = ready;
+      if (images.length) {
+        this.attached = [];
+        this.emit({ type: 'attachments', images: [] });
+        this.emit({ type: 'images', images });
+      }
       const outcome = await runTurn(
         this.chat.engine,
         { text, images },
@@ -308,17 +431,96 @@ export class ChatController {
     }
   }
 
+  /**
+   * What goes with a message: the resources it names (`@server:uri`, their text appended), the pictures attached,
+   * named (`@shot.png`) or given (a prompt's). Undefined, with the error shown, when one cannot go: nothing is
+   * sent, and what was attached waits for the next try.
+   */
+  private async attachments(
+    typed: string,
+    given: NamedImage[],
+    signal: AbortSignal,
+  ): Promise<{ text: string; images: MessageImage[] } | undefined> {
+    const pool = this.runtime.mcpPool();
+    const { text: said, mentions } = resourceMentions(typed, pool);
+    const { text: spoken, files } = imageMentions(said);
+    const texts = [spoken];
+    const pictures = [...given];
+    const images = [...this.attached];
+    const limits = this.imageLimits();
+    try {
+      for (const { server, uri } of mentions) {
+        const label = `${server}:${uri}`;
+        const content = await pool!.readResource(server, uri, label, signal, this.elicitFor(server));
+        texts.push(content.text);
+        pictures.push(...content.images.map((image) => ({ ...image, name: label })));
+        this.emit({
+          type: 'notice',
+          level: 'dim',
+          text: `Attached ${label} (${content.text.length} characters).`,
+        });
+      }
+      for (const { data, name } of pictures)
+        images.push(
+          await loadImage({ bytes: Buffer.from(data, 'base64'), name }, limits, workingDirectory()),
+        );
+      for (const file of files) images.push(await loadImage({ file }, limits, workingDirectory()));
+    } catch (error) {
+      if (!signal.aborted)
+        this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
+      return undefined;
+    }
+    return { text: texts.join('\n\n'), images };
+  }
+
   /** How large a picture the active model's provider takes. */
   private imageLimits() {
     return IMAGE_LIMITS[this.runtime.config().activeModel?.provider ?? 'openai'];
   }
 
-  private askEngine(event: EngineQuestion): Promise<string> {
+  private askEngine(event: EngineQuestion): Promise<Reply> {
     if (event.type === 'confirmation-request') return this.ask('confirm', CONFIRM_QUESTION);
+    if (event.type === 'elicitation') return this.askServer(event.server, event.request);
     return this.ask('ask', ASK_PROMPT, event.options);
   }
 
-  private ask(kind: PromptKind, text: string, choices?: string[]): Promise<string> {
+  /**
+   * What an MCP server asks while a request of ours runs (a tool call, a prompt, a resource): a person answers,
+   * never the model. A window gets the whole form; a terminal is asked field by field; with nobody there
+   * (`hac -p`) the server is told no, in one line.
+   */
+  private async askServer(server: string, request: ElicitationRequest): Promise<ElicitationAnswer> {
+    if (this.options.unattended) {
+      this.emit({ type: 'notice', level: 'warn', text: unattendedLine(server, request) });
+      return { action: 'decline' };
+    }
+    this.emit({ type: 'notice', level: 'info', text: askedLine(server, request) });
+    if (request.mode === 'url') this.emit({ type: 'open-link', url: request.url });
+    let answer: ElicitationAnswer;
+    if (this.options.wholeForms && request.mode === 'form') {
+      this.formServer = server;
+      answer = await new Promise<ElicitationAnswer>((resolve) => {
+        const form = { fields: request.fields, resolve };
+        this.pending = { kind: 'form', resolve: () => undefined, reject: () => undefined, form };
+        this.emit({ type: 'form', server, fields: request.fields });
+      });
+    } else {
+      answer = await askInTerminal(request, {
+        say: (text) => this.emit({ type: 'notice', level: 'info', text }),
+        ask: (text, field) =>
+          this.ask(
+            'field',
+            text,
+            field?.options?.map((o) => o.label),
+            field,
+          ),
+      });
+    }
+    this.emit({ type: 'notice', level: 'dim', text: answerLine(server, request, answer) });
+    return answer;
+  }
+
+  private ask(kind: PromptKind, text: string, choices?: string[], field?: FormField): Promise<string> {
     const unattended = this.options.unattended;
     if (unattended) {
       // Nobody to ask: approve or decline a tool call as told, leave the rest unanswered.
@@ -326,7 +528,7 @@ export class ChatController {
       return kind === 'ask' ? Promise.resolve('') : Promise.reject(new Error('cancelled'));
     }
     return new Promise((resolve, reject) => {
-      this.pending = { kind, resolve, reject };
+      this.pending = { kind, resolve, reject, ...(field && { field }) };
       this.emit({ type: 'prompt', kind, text, ...(choices?.length ? { choices } : {}) });
     });
   }

@@ -22,6 +22,8 @@ export interface McpHandle {
   signIn(name: string): Promise<{ url: string | undefined; done: Promise<void> }>;
   pasteSignIn(name: string, text: string): Promise<void>;
   signOut(name: string): Promise<boolean>;
+  /** The pool once it is loaded (prompts, resources, completions); undefined before, or with no servers. */
+  pool(): McpPool | undefined;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export function createMcpHandle(
       signIn: () => Promise.reject(none()),
       pasteSignIn: () => Promise.reject(none()),
       signOut: () => Promise.reject(none()),
+      pool: () => undefined,
       close: () => Promise.resolve(),
     };
   }
@@ -94,6 +97,8 @@ export function createMcpHandle(
         tools: s.tools,
         stderrTail: s.stderrTail,
         revision: s.revision,
+        prompts: s.prompts,
+        resources: s.resources,
       }));
       return { servers, error: p.configError, file: paths.mcpServers };
     },
@@ -104,6 +109,7 @@ export function createMcpHandle(
     },
     pasteSignIn: async (name, text) => (await load()).pasteSignIn(name, text),
     signOut: async (name) => (await load()).signOut(name),
+    pool: () => pool,
     close: async () => {
       if (loading) await (await loading).close();
     },

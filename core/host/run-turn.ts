@@ -1,16 +1,20 @@
 import type { Engine } from '../engine/engine.js';
+import type { Reply } from '../engine/event-channel.js';
 import type { EngineEvent, TurnStatus } from '../types/engine-event.js';
 import type { MessageImage } from '../types/message.js';
 
 /** A question the engine asks during a turn. */
-export type EngineQuestion = Extract<EngineEvent, { type: 'confirmation-request' | 'question' }>;
+export type EngineQuestion = Extract<
+  EngineEvent,
+  { type: 'confirmation-request' | 'question' | 'elicitation' }
+>;
 
-/** How a host answers the engine's questions; resolves with the reply text. */
-export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<string>;
+/** How a host answers the engine's questions; resolves with the reply text, or the answer to a server's form. */
+export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<Reply>;
 
 /**
  * Runs one turn: hands every event to `emit` and answers the engine's questions with `ask` (a failed or
- * cancelled ask counts as "n"). Resolves with how the turn ended and whether an error was shown.
+ * cancelled ask counts as "n", or as cancelled for a server's question). Resolves with how the turn ended and whether an error was shown.
  */
 export async function runTurn(
   engine: Engine,
@@ -25,8 +29,9 @@ export async function runTurn(
     emit(event);
     if (event.type === 'error') hadError = true;
     if (event.type === 'turn-end') status = event.status;
-    if (event.type === 'confirmation-request' || event.type === 'question') {
-      const reply = await ask(event, signal).catch(() => 'n');
+    if (event.type === 'confirmation-request' || event.type === 'question' || event.type === 'elicitation') {
+      const failed: Reply = event.type === 'elicitation' ? { action: 'cancel' } : 'n';
+      const reply = await ask(event, signal).catch(() => failed);
       if (!signal.aborted) engine.answer(event.id, reply);
     }
   }

@@ -15,7 +15,7 @@ import { removeStaleTempFiles } from '../fs/atomic-write.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { SecretRegistry } from '../logging/secrets.js';
-import type { McpPoolEvent } from '../mcp/index.js';
+import type { McpPool, McpPoolEvent } from '../mcp/index.js';
 import { createMcpHandle } from './mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createChatModel } from '../providers/create-chat-model.js';
@@ -82,6 +82,8 @@ export interface Runtime {
   /** Called when a server's state or tools change; returns the function that stops it. */
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
   mcpServers(): Promise<McpView>;
+  /** The MCP pool once loaded, for prompts, resources and completions; undefined before or without servers. */
+  mcpPool(): McpPool | undefined;
   /** Called when a conversation changes a shared setting (model, tool mode, servers); returns the unsubscribe. */
   onSettingsChange(listener: (change: SettingsChange) => void): () => void;
   /** A new conversation, sharing everything above. */
@@ -210,6 +212,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),
+    mcpPool: () => mcp.pool(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
       const engine = new Engine({

@@ -1,5 +1,15 @@
 // The MCP client pool's public surface. No top-level side effects: hosts import() it lazily.
-export { McpPool, type McpPoolEvent, type McpPoolOptions, type McpServerStatus } from './mcp-pool.js';
+export {
+  McpPool,
+  type McpPoolEvent,
+  type McpPoolOptions,
+  type McpServerStatus,
+  type Offered,
+} from './mcp-pool.js';
+export type { McpPromptInfo, McpResourceInfo } from './list-features.js';
+export type { FeatureContent } from './feature-content.js';
+export type { Elicit } from './elicitation.js';
+export { checkForm, fieldPrompt, readFieldAnswer } from './form-fields.js';
 export type { McpServerState } from './mcp-connection.js';
 export {
   loadMcpServers,

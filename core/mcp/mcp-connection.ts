@@ -10,10 +10,12 @@ import {
   needsSignIn,
 } from './mcp-errors.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
+import { listFeatures, type McpFeatureLists } from './list-features.js';
 import { StderrTail } from './stderr-tail.js';
 import { closeSession, createTransport, type McpConnectionOptions, type Session } from './mcp-session.js';
 import { statelessRevisionOffered, versionNegotiation } from './protocol-era.js';
 import { abortable, withTimeout } from './timing.js';
+import { ElicitationRoute, type Elicit } from './elicitation.js';
 import type { McpCallResult } from './tool-result-text.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
 import { ServerSignIn } from './oauth/server-sign-in.js';
@@ -33,6 +35,8 @@ export class McpConnection {
   state: McpServerState;
   reason: string | undefined;
   tools: McpToolInfo[] = [];
+  /** Prompts and resources (with templates) the server offers, when it says it has them. */
+  features: McpFeatureLists = { prompts: [], resources: [] };
   /** The protocol revision of the open (or last) session, as the server and hac agreed on it. */
   revision: string | undefined;
   readonly stderr = new StderrTail(20);
@@ -45,6 +49,8 @@ export class McpConnection {
   private readonly signIns: ServerSignIn;
   /** The server's authorization metadata names another issuer on its own origin (see connectSession). */
   private lenientIssuer = false;
+  /** Who answers this server's questions (elicitation): the conversations whose requests to it run. */
+  private readonly questions: ElicitationRoute;
 
   constructor(
     readonly config: McpServerConfig,
@@ -52,6 +58,7 @@ export class McpConnection {
   ) {
     this.state = config.enabled ? 'connecting' : 'disabled';
     this.signIns = new ServerSignIn(config, options);
+    this.questions = new ElicitationRoute(config.name, options.logger, options.secrets);
   }
 
   get name(): string {
@@ -93,8 +100,24 @@ export class McpConnection {
     return opening;
   }
 
-  /** Calls a tool on this server's session, reconnecting once when the session was lost. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  /**
+   * Calls a tool on this server's session, reconnecting once when the session was lost. `elicit` asks the user
+   * what the server asks while the call runs.
+   */
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    elicit?: Elicit,
+  ): Promise<McpCallResult> {
+    return this.questions.during(elicit, signal, () => this.callTool(tool, args, signal));
+  }
+
+  private async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallResult> {
     let session = await this.usableSession(signal);
     try {
       await this.signIns.refreshAhead();
@@ -117,6 +140,17 @@ export class McpConnection {
         throw callFailure(this.config, tool, retryError, signal);
       }
     }
+  }
+
+  /**
+   * Runs a request other than a tool call (a prompt, a resource, a completion) on this server's session, opening
+   * it if needed; `elicit` asks the user what the server asks meanwhile.
+   */
+  async request<T>(signal: AbortSignal, run: (client: Client) => Promise<T>, elicit?: Elicit): Promise<T> {
+    const session = await this.usableSession(signal);
+    return this.questions.during(elicit, signal, () =>
+      this.signedIn(session, signal, () => run(session.client)),
+    );
   }
 
   /** Ends the session (if any) and waits for a stdio child to exit; `disabled` stays until `open()`. */
@@ -204,13 +238,19 @@ export class McpConnection {
       lenientIssuer: this.lenientIssuer,
     });
     const client = new Client(clientInfo, {
-      capabilities: {},
+      // Servers may ask the user for input during a call: a form, or a page to open (a sign-in, a payment).
+      capabilities: { elicitation: { form: {}, url: {} } },
       versionNegotiation: versionNegotiation(this.config.transport, pinned),
       // Stateless servers announce changes only to a subscription, which the SDK opens for a listener here.
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshTools(session) },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshFeatures(session) },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshFeatures(session) },
       },
     });
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.questions.answer(request.params, ctx.mcpReq.id, ctx.mcpReq.signal),
+    );
     let markExited!: () => void;
     const session: Session = {
       client,
@@ -268,14 +308,25 @@ export class McpConnection {
         this.track(this.shutdown(session));
         return await this.connectSession(generation, signal, { pinned, signIns: signIns + 1 });
       }
+      this.questions.watch(transport);
       const tools = await this.signedIn(session, signal, () =>
         abortable(
           withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
           signal,
         ),
       );
+      // Prompts and resources are extras: a server that fails to list them still serves its tools.
+      const features = await withTimeout(listFeatures(client), connectTimeoutMs, 'no answer').catch(
+        (error: unknown) => {
+          logger.warn(
+            `MCP server "${this.name}": listing prompts and resources failed: ${describeError(error)}`,
+          );
+          return this.features;
+        },
+      );
       if (generation !== this.generation) throw new Error('stopped while connecting');
       this.tools = tools;
+      this.features = features;
       this.revision = client.getNegotiatedProtocolVersion();
       logger.info(`MCP ${this.name}: protocol revision ${this.revision ?? 'unknown'}.`);
       logger.debug(`MCP ${this.name} tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
@@ -354,6 +405,22 @@ export class McpConnection {
       this.options.onChange();
     } catch (error) {
       this.options.logger.warn(`MCP server "${this.name}": refreshing tools failed: ${describeError(error)}`);
+    }
+  }
+
+  private async refreshFeatures(session: Session): Promise<void> {
+    try {
+      const features = await listFeatures(session.client);
+      if (session !== this.session) return;
+      this.features = features;
+      this.options.logger.debug(
+        `MCP ${this.name} lists changed: ${features.prompts.length} prompts, ${features.resources.length} resources`,
+      );
+      this.options.onChange();
+    } catch (error) {
+      this.options.logger.warn(
+        `MCP server "${this.name}": refreshing its lists failed: ${describeError(error)}`,
+      );
     }
   }
 

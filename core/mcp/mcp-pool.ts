@@ -10,6 +10,9 @@ import { McpConnection, type McpServerState } from './mcp-connection.js';
 import { describeError, McpPoolError } from './mcp-errors.js';
 import type { McpToolInfo } from './list-tools.js';
 import { McpTool } from './mcp-tool.js';
+import type { Elicit } from './elicitation.js';
+import { promptContent, resourceContent, type FeatureContent } from './feature-content.js';
+import type { McpPromptInfo, McpResourceInfo } from './list-features.js';
 import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
 
@@ -47,7 +50,13 @@ export interface McpServerStatus {
   stderrTail: string[];
   /** The protocol revision the open session speaks (2026-07-28 is the stateless one). */
   revision: string | undefined;
+  /** How many prompts and resources (with templates) it offers. */
+  prompts: number;
+  resources: number;
 }
+
+/** A server's prompt or resource, with the server it belongs to. */
+export type Offered<T> = T & { server: string };
 
 /** Something changed: a server's state or its tool list. Hosts re-read `status()` / `tools()`. */
 export interface McpPoolEvent {
@@ -106,7 +115,79 @@ export class McpPool {
       tools: c.tools.map((t) => ({ name: t.name, description: t.description })),
       stderrTail: c.stderr.lines(),
       revision: c.state === 'connected' ? c.revision : undefined,
+      prompts: c.features.prompts.length,
+      resources: c.features.resources.length,
     }));
+  }
+
+  /** Every prompt of the servers that are connected, in configuration order. */
+  prompts(): Offered<McpPromptInfo>[] {
+    return this.usable().flatMap((c) => c.features.prompts.map((p) => ({ ...p, server: c.name })));
+  }
+
+  /** Every resource and resource template of the servers that are connected, in configuration order. */
+  resources(): Offered<McpResourceInfo>[] {
+    return this.usable().flatMap((c) => c.features.resources.map((r) => ({ ...r, server: c.name })));
+  }
+
+  /** A prompt filled in with `args`: its messages as the user's text; `elicit` asks what the server asks. */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+    elicit?: Elicit,
+  ): Promise<FeatureContent> {
+    this.assertOpen(server);
+    const result = await this.connection(server).request(
+      signal,
+      (client) => client.getPrompt({ name, arguments: args }, { signal }),
+      elicit,
+    );
+    return promptContent(result.messages);
+  }
+
+  /** A resource's contents, for the message it is attached to (`label` names it there). */
+  async readResource(
+    server: string,
+    uri: string,
+    label: string,
+    signal: AbortSignal,
+    elicit?: Elicit,
+  ): Promise<FeatureContent> {
+    this.assertOpen(server);
+    const result = await this.connection(server).request(
+      signal,
+      (client) => client.readResource({ uri }, { signal }),
+      elicit,
+    );
+    return resourceContent(label, result.contents);
+  }
+
+  /** The server's suggestions for a prompt's argument (`completion/complete`); none when it has no completions. */
+  async completePrompt(
+    server: string,
+    prompt: string,
+    argument: { name: string; value: string },
+    given: Record<string, string>,
+  ): Promise<string[]> {
+    const connection = this.connection(server);
+    if (connection.state !== 'connected') return [];
+    const signal = AbortSignal.timeout(2_000);
+    try {
+      const result = await connection.request(signal, (client) =>
+        client.getServerCapabilities()?.completions
+          ? client.complete(
+              { ref: { type: 'ref/prompt', name: prompt }, argument, context: { arguments: given } },
+              { signal },
+            )
+          : Promise.resolve(undefined),
+      );
+      return result?.completion.values ?? [];
+    } catch (error) {
+      this.logger.debug(`MCP ${server}: completion failed: ${describeError(error)}`);
+      return [];
+    }
   }
 
   /**
@@ -114,15 +195,13 @@ export class McpPool {
    * ended and will reopen on use, in configuration order and the server's tool order.
    */
   tools(): Tool[] {
-    return this.connections
-      .filter((c) => c.state === 'connected' || c.state === 'disconnected')
-      .flatMap((c) =>
-        c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)),
-      );
+    return this.usable().flatMap((c) =>
+      c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)),
+    );
   }
 
   /**
-   * Calls a tool and converts its result to text. Throws McpPoolError for an unknown or
+   * Calls a tool and converts its result to text; `elicit` asks the user what the server asks meanwhile. Throws McpPoolError for an unknown or
    * disabled server, a failed session, a timeout (`mcp-timeout`) or a cancel (`cancelled`).
    */
   async call(
@@ -130,9 +209,10 @@ export class McpPool {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    elicit?: Elicit,
   ): Promise<ToolResult> {
     this.assertOpen(server);
-    const result = await this.connection(server).call(tool, args, signal);
+    const result = await this.connection(server).call(tool, args, signal, elicit);
     return toolResultText(result);
   }
 
@@ -224,6 +304,11 @@ export class McpPool {
         }),
     );
     this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));
+  }
+
+  /** Enabled servers that are connected, or whose session ended and will reopen on use. */
+  private usable(): McpConnection[] {
+    return this.connections.filter((c) => c.state === 'connected' || c.state === 'disconnected');
   }
 
   private assertOpen(server: string): void {

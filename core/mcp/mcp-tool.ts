@@ -1,10 +1,17 @@
-import type { Tool, ToolAnnotations, ToolResult } from '../tools/tool.js';
+import type { Tool, ToolAnnotations, ToolCallContext, ToolResult } from '../tools/tool.js';
+import type { Elicit } from './elicitation.js';
 import type { McpToolInfo } from './list-tools.js';
 import { McpPoolError } from './mcp-errors.js';
 
 /** The part of the pool a tool needs: one call. */
 export interface McpCaller {
-  call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+  call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    elicit?: Elicit,
+  ): Promise<ToolResult>;
 }
 
 /**
@@ -30,9 +37,13 @@ export class McpTool implements Tool {
     this.annotations = info.annotations;
   }
 
-  async call(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async call(
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+  ): Promise<ToolResult> {
     try {
-      return await this.pool.call(this.server, this.name, args, signal);
+      return await this.pool.call(this.server, this.name, args, signal, context?.elicit);
     } catch (error) {
       if (signal.aborted || (error instanceof McpPoolError && error.code === 'cancelled')) throw error;
       return { text: error instanceof Error ? error.message : String(error), isError: true };

@@ -39,7 +39,8 @@ function isPart(value: unknown): value is Part {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function partText(part: Part): string {
+/** One content part as the model reads it (a tool result, a prompt message). */
+export function partText(part: Part): string {
   switch (part.type) {
     case 'text':
       return typeof part.text === 'string' ? part.text : '';
@@ -47,13 +48,15 @@ function partText(part: Part): string {
     case 'audio':
       return `[${part.type} ${str(part.mimeType) ?? 'unknown type'}, ${base64Bytes(part.data)} bytes]`;
     case 'resource': {
+      // An embedded text resource is part of the answer: its text goes to the model under its name.
       const resource = isPart(part.resource) ? part.resource : {};
-      const size =
-        typeof resource.text === 'string' ? Buffer.byteLength(resource.text) : base64Bytes(resource.blob);
-      return `[resource ${describeResource(resource)}, ${size} bytes]`;
+      if (typeof resource.text === 'string')
+        return `[resource ${describeResource(resource)}]\n${resource.text}\n[end of resource]`;
+      return `[resource ${describeResource(resource)}, ${base64Bytes(resource.blob)} bytes]`;
     }
     case 'resource_link':
-      return `[resource link ${describeResource(part)}]`;
+      // Only named: the user reads it when wanted (@server:uri in a message).
+      return `[resource link ${str(part.name) ? `"${str(part.name)}" ` : ''}${describeResource(part)}]`;
     default:
       return `[${str(part.type) ?? 'unknown'} content]`;
   }

@@ -1,3 +1,5 @@
+import type { ElicitationAnswer, ElicitationRequest } from '../types/elicitation.js';
+
 /** MCP tool annotations we act on; the rest are kept as they came. */
 export interface ToolAnnotations {
   destructiveHint?: boolean;
@@ -19,6 +21,11 @@ export interface ToolImage {
   mimeType: string;
 }
 
+/** What a tool may do while it runs besides its work: ask the user what its server asks (MCP elicitation). */
+export interface ToolCallContext {
+  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+}
+
 /** Anything the model may call: an MCP server's tool or a built-in one such as ask_user. */
 export interface Tool {
   /** The MCP server's name (`hac` for built-ins). */
@@ -30,7 +37,7 @@ export interface Tool {
   /** JSON Schema of the arguments, key order as the server sent it. */
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
-  call(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+  call(args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext): Promise<ToolResult>;
 }
 
 /** Where the engine gets MCP tools: the pool, or nothing when no server is configured. */

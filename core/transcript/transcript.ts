@@ -93,6 +93,9 @@ export class TranscriptRenderer {
         return '';
       case 'question':
         return this.line(questionText(event.question, event.options));
+      case 'elicitation': // the controller says who asks and why, then asks
+      case 'form': // a window draws the form itself
+        return '';
       case 'tool-result':
         return this.line(event.ok ? this.styles.dim(event.summary) : this.styles.red(event.summary));
       case 'tool-skipped':

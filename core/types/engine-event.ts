@@ -1,3 +1,4 @@
+import type { ElicitationRequest } from './elicitation.js';
 import type { Usage } from './message.js';
 
 /** The normalised failure classes of every provider. */
@@ -46,6 +47,11 @@ export type EngineEvent =
   | { type: 'confirmation-request'; id: string; callId: string }
   /** ask_user: answer with `engine.answer(id, text)`; with options, a number or the option text. */
   | { type: 'question'; id: string; question: string; options?: string[] }
+  /**
+   * An MCP server asks the user something while tool call `callId` runs (elicitation): a form or a page to open.
+   * A person answers, never the model: `engine.answer(id, answer)` with an `ElicitationAnswer`.
+   */
+  | { type: 'elicitation'; id: string; callId: string; server: string; request: ElicitationRequest }
   /** A call's outcome: one line for the screen, and `output`, what the model was given (a window shows it on demand). */
   | { type: 'tool-result'; id: string; ok: boolean; summary: string; output: string }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }

@@ -1,5 +1,6 @@
 import type { EngineEvent } from './engine-event.js';
 import type { MessageImage } from './message.js';
+import type { FormField } from './elicitation.js';
 
 /** The one-line state a window shows under its prompt. */
 export interface ChatStatus {
@@ -17,8 +18,11 @@ export interface ChatStatus {
 /** What Ctrl+C did; on `idle` the front end does its own idle action (exit, clear input). */
 export type InterruptResult = 'cancelled' | 'answered-no' | 'question-cancelled' | 'idle';
 
-/** What a question is about: a tool call's Y/N, a command's numbered choice, or the model's `ask_user`. */
-export type PromptKind = 'confirm' | 'choice' | 'ask';
+/**
+ * What a question is about: a tool call's Y/N, a command's numbered choice, the model's `ask_user`, one field of
+ * what an MCP server asks (or the confirmation that its page is done), or a server's whole form (a window).
+ */
+export type PromptKind = 'confirm' | 'choice' | 'ask' | 'field' | 'form';
 
 /** One problem in a user's file, as plain data: where, what, and how to fix it. */
 export interface ReportedProblem {
@@ -54,6 +58,11 @@ export type HostEvent =
   | { type: 'images'; images: MessageImage[] }
   /** Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based). */
   | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[] }
+  /**
+   * A window's form for what an MCP server asks (the `elicitation` event before it said who and why): answer it
+   * with the bridge's `answerForm`. Sent again with `errors` (by field name) when an answer does not fit.
+   */
+  | { type: 'form'; server: string; fields: FormField[]; errors?: Record<string, string> }
   /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */
   | { type: 'prompt-withdrawn' }
   /** A line was submitted while a turn or command runs, and was not taken. */

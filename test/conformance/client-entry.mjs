@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const { McpPool } = await import(pathToFileURL(process.env.HAC_MCP_BUNDLE).href);
+const { McpPool, readFieldAnswer } = await import(pathToFileURL(process.env.HAC_MCP_BUNDLE).href);
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-conformance-'));
@@ -51,7 +51,9 @@ try {
   // initialize only connects and lists; the other scenarios want each offered tool called.
   if (scenario !== 'initialize') {
     for (const tool of pool.tools()) {
-      const result = await tool.call(exampleArguments(tool.inputSchema), new AbortController().signal);
+      const result = await tool.call(exampleArguments(tool.inputSchema), new AbortController().signal, {
+        elicit: pressEnterOnEveryField,
+      });
       log(`${tool.name} -> ${JSON.stringify(result)}`);
       if (result.isError) ok = false;
     }
@@ -63,6 +65,21 @@ try {
   await pool.close();
 }
 process.exit(ok ? 0 : 1);
+
+/**
+ * A user who answers a server's form by pressing Enter at every field, as hac's terminal asks it: each field then
+ * takes its default (the suite's elicitation scenario checks that the defaults arrive).
+ */
+async function pressEnterOnEveryField(request) {
+  if (request.mode !== 'form') return { action: 'accept' };
+  const content = {};
+  for (const field of request.fields) {
+    const read = readFieldAnswer(field, '');
+    if (read.missing) return { action: 'decline' };
+    if (read.value !== undefined) content[field.name] = read.value;
+  }
+  return { action: 'accept', content };
+}
 
 /** A browser whose user approves: follows the authorization server's redirects back to hac's listener. */
 async function browse(link) {

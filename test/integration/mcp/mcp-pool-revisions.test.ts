@@ -34,7 +34,7 @@ describe('MCP protocol revisions', () => {
       s: { command: process.execPath, args: [statelessServer, 'stdio'] },
     });
     expect(pool.status()[0]).toMatchObject({ state: 'connected', revision: '2026-07-28' });
-    expect(pool.tools().map((t) => t.name)).toEqual(['add']);
+    expect(pool.tools().map((t) => t.name)).toEqual(['add', 'deploy']);
     expect(await pool.call('s', 'add', { a: 2, b: 40 }, never)).toEqual({ text: '42', isError: false });
     // It refused `initialize` once, then was started again for the stateless revision.
     expect(logger.text()).toContain('refused initialize; starting it again for revision 2026-07-28');

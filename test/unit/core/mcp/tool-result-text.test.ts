@@ -23,7 +23,7 @@ describe('toolResultText (R-LOOP-5)', () => {
     );
   });
 
-  it('notes-images-audio-and-resources-on-one-line-each-in-order', () => {
+  it('notes-images-audio-and-binary-resources-on-one-line-each-and-embedded-text-in-full-in-order', () => {
     const png = Buffer.alloc(12345).toString('base64');
     const result = toolResultText({
       content: [
@@ -41,9 +41,11 @@ describe('toolResultText (R-LOOP-5)', () => {
         'before',
         '[image image/png, 12345 bytes]',
         '[audio audio/wav, 7 bytes]',
-        '[resource file:///a.txt text/plain, 6 bytes]',
+        '[resource file:///a.txt text/plain]',
+        'héllo',
+        '[end of resource]',
         '[resource file:///b.bin, 4 bytes]',
-        '[resource link https://x/y text/html]',
+        '[resource link "y" https://x/y text/html]',
         'after',
       ].join('\n'),
     );

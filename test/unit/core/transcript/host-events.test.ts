@@ -31,6 +31,17 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
   ],
   'confirmation-request': [{ type: 'confirmation-request', id: 'q1', callId: 'c' }, ''],
   question: [{ type: 'question', id: 'q2', question: 'Which?' }, '\nWhich?\n'],
+  elicitation: [
+    {
+      type: 'elicitation',
+      id: 'q3',
+      callId: 'c',
+      server: 'github',
+      request: { mode: 'url', message: 'Sign in to GitHub', url: 'https://github.com/login' },
+    },
+    '',
+  ],
+  form: [{ type: 'form', server: 'github', fields: [] }, ''],
   'tool-result': [
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',
