@@ -19,6 +19,7 @@ export class PasteAwareInput extends Transform {
   private pasting = false;
   private lastWasCR = false;
   private pending = Buffer.alloc(0);
+  private flushLater: NodeJS.Timeout | undefined;
 
   constructor(private readonly tty: NodeJS.ReadStream) {
     super();
@@ -31,6 +32,7 @@ export class PasteAwareInput extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    clearTimeout(this.flushLater);
     let data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = Buffer.alloc(0);
     const out: Buffer[] = [];
@@ -48,6 +50,15 @@ export class PasteAwareInput extends Transform {
       data = data.subarray(at + marker.length);
     }
     done(null, Buffer.concat(out));
+    // A held start of a marker that no more bytes follow is a key of its own: Escape, pressed alone.
+    if (this.pending.length)
+      this.flushLater = setTimeout(() => this.releasePending(), PARTIAL_MARKER_WAIT_MS);
+  }
+
+  private releasePending(): void {
+    const held = this.pending;
+    this.pending = Buffer.alloc(0);
+    this.push(this.pasting ? this.markNewlines(held) : held);
   }
 
   private markNewlines(bytes: Buffer): Buffer {
@@ -64,6 +75,9 @@ export class PasteAwareInput extends Transform {
     return Buffer.from(out);
   }
 }
+
+/** A terminal sends a paste marker in one write; bytes that start one and stay alone this long are keys. */
+const PARTIAL_MARKER_WAIT_MS = 25;
 
 /** How many bytes at the end of `data` could be the start of `marker` (wait for the next read to decide). */
 function partialMarkerLength(data: Buffer, marker: Buffer): number {

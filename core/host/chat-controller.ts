@@ -72,6 +72,9 @@ export interface ChatControllerOptions {
 /** The messages of a resumed conversation a window shows: its last 50. */
 const RESUMED_SHOWN = 50;
 
+/** What may be an `@server:uri` mention of an MCP resource. */
+const MENTION = /(^|\s)@[\w.-]+:\S/;
+
 /** A picture a prompt or resource gave, in base64, with the name it is shown by. */
 interface NamedImage {
   data: string;
@@ -326,7 +329,7 @@ export class ChatController {
     // What MCP servers offer besides tools: listed here, and a prompt is sent as if typed.
     const [name = '', ...rest] = line.split(/\s+/);
     if (name === '/prompts' || name === '/resources') {
-      const pool = this.runtime.mcpPool();
+      const pool = await this.runtime.mcpReady();
       const lines = name === '/prompts' ? promptsLines(pool) : resourcesLines(pool);
       return this.emit({ type: 'command-output', lines });
     }
@@ -364,7 +367,7 @@ export class ChatController {
    * suggestions where it has them), then sends the prompt's messages as if typed.
    */
   private async usePrompt(arg: string): Promise<TurnOutcome | undefined> {
-    const pool = this.runtime.mcpPool();
+    const pool = await this.runtime.mcpReady();
     const parsed = parsePromptCommand(arg, pool);
     if (!pool || 'error' in parsed) {
       this.emit({ type: 'command-output', lines: ['error' in parsed ? parsed.error : PROMPT_USAGE] });
@@ -390,8 +393,8 @@ export class ChatController {
     const content = await pool
       .getPrompt(prompt.server, prompt.name, args, turn.signal, elicit)
       .finally(() => (this.turn = undefined));
-    this.emit({ type: 'input', text: content.text, reply: false });
     const name = `${prompt.server}:${prompt.name}`;
+    this.emit({ type: 'command-output', lines: [`Sending prompt ${name}:`, content.text] });
     return this.message(
       content.text,
       content.images.map((image) => ({ ...image, name })),
@@ -441,7 +444,8 @@ export class ChatController {
     given: NamedImage[],
     signal: AbortSignal,
   ): Promise<{ text: string; images: MessageImage[] } | undefined> {
-    const pool = this.runtime.mcpPool();
+    // A message that may name a resource waits for the servers, as its turn would.
+    const pool = MENTION.test(typed) ? await this.runtime.mcpReady() : this.runtime.mcpPool();
     const { text: said, mentions } = resourceMentions(typed, pool);
     const { text: spoken, files } = imageMentions(said);
     const texts = [spoken];

@@ -24,6 +24,8 @@ export interface McpHandle {
   signOut(name: string): Promise<boolean>;
   /** The pool once it is loaded (prompts, resources, completions); undefined before, or with no servers. */
   pool(): McpPool | undefined;
+  /** The pool once every server has connected or failed (started if it was not); undefined with no servers. */
+  readyPool(): Promise<McpPool | undefined>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function createMcpHandle(
       pasteSignIn: () => Promise.reject(none()),
       signOut: () => Promise.reject(none()),
       pool: () => undefined,
+      readyPool: () => Promise.resolve(undefined),
       close: () => Promise.resolve(),
     };
   }
@@ -110,6 +113,7 @@ export function createMcpHandle(
     pasteSignIn: async (name, text) => (await load()).pasteSignIn(name, text),
     signOut: async (name) => (await load()).signOut(name),
     pool: () => pool,
+    readyPool: () => start().then(() => pool),
     close: async () => {
       if (loading) await (await loading).close();
     },

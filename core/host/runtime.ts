@@ -84,6 +84,8 @@ export interface Runtime {
   mcpServers(): Promise<McpView>;
   /** The MCP pool once loaded, for prompts, resources and completions; undefined before or without servers. */
   mcpPool(): McpPool | undefined;
+  /** The same, once every server has connected or failed: what `/prompts` and `@server:uri` wait for. */
+  mcpReady(): Promise<McpPool | undefined>;
   /** Called when a conversation changes a shared setting (model, tool mode, servers); returns the unsubscribe. */
   onSettingsChange(listener: (change: SettingsChange) => void): () => void;
   /** A new conversation, sharing everything above. */
@@ -213,6 +215,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),
     mcpPool: () => mcp.pool(),
+    mcpReady: () => mcp.readyPool(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
       const engine = new Engine({

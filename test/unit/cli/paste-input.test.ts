@@ -34,4 +34,14 @@ describe('bracketed paste', () => {
     await new Promise((r) => input.on('end', r));
     expect(restorePastedNewlines(Buffer.concat(out).toString('utf8'))).toBe('안녕\n하세요');
   });
+
+  it('passes-a-lone-escape-on-once-no-marker-follows-it', async () => {
+    const input = new PasteAwareInput(process.stdin);
+    const out: string[] = [];
+    input.on('data', (d: Buffer) => out.push(d.toString('utf8')));
+    input.write(Buffer.from('\x1b'));
+    await expect.poll(() => out.join('')).toBe('\x1b');
+    input.write(Buffer.from('\x1b[200~a\nb\x1b[201~'));
+    await expect.poll(() => out.join('')).toBe(`\x1ba${PASTED_NEWLINE}b`);
+  });
 });
