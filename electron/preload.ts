@@ -16,6 +16,7 @@ const bridge: HacBridge = {
   openLink: (url) => call('openLink', { url }) as Promise<void>,
   attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
   detach: (index) => call('detach', { index }) as Promise<void>,
+  answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
   onEvents(listener) {
     const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
       listener(events, replay === true);

@@ -2,7 +2,7 @@ import type { HostEvent } from './core-types.js';
 
 /** Where the conversation is, as the page's parts need it; mirrored on <body data-state> for styles and tests. */
 export interface ChatState {
-  /** A question waits for a reply (Y/N, a numbered choice, the model's ask_user). */
+  /** A question waits for a reply (Y/N, a numbered choice, the model's ask_user, a server's form). */
   readonly asking: boolean;
   /** A turn or a command runs. */
   readonly busy: boolean;
@@ -27,7 +27,7 @@ export function createChatState(body: HTMLElement): ChatState {
       return ended;
     },
     react(event) {
-      if (event.type === 'prompt') asking = true;
+      if (event.type === 'prompt' || event.type === 'form') asking = true;
       else if (event.type === 'input' || event.type === 'prompt-withdrawn') asking = false;
       else if (event.type === 'status') busy = event.status.busy;
       else if (event.type === 'exit') ended = event.hacEnded ? 'hac' : 'conversation';

@@ -7,6 +7,7 @@ import { createJumpToLatest } from './jump-to-latest.js';
 import { createLineMarks } from './line-marks.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
+import { createServerForm } from './server-form.js';
 import { createStatusLine } from './status-line.js';
 import { createStopButton } from './stop-button.js';
 import { installTestHooks } from './test-hooks.js';
@@ -50,6 +51,7 @@ const attachments = createAttachments({
   prompt: byId('prompt'),
   bridge,
 });
+const form = createServerForm(byId('server-form'), bridge, () => prompt.focus());
 const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeCodeCopy = createCodeCopy(view);
 const removeTestHooks = installTestHooks(view, output);
@@ -66,6 +68,7 @@ const stopEvents = bridge.onEvents((events, replay) => {
     stop.react(event);
     welcome.react(event);
     attachments.react(event);
+    form.react(event);
   }
 });
 byId('tool-output').addEventListener('close', () => prompt.focus());
@@ -80,6 +83,7 @@ addEventListener('pagehide', () => {
   prompt.dispose();
   choices.dispose();
   attachments.dispose();
+  form.dispose();
   stop.dispose();
   view.dispose();
 });

@@ -38,6 +38,8 @@ export function createPromptInput({
   const history = new HistoryWalker();
   void bridge.history().then((entries) => history.loadOlder(entries));
   let lastIdleInterrupt = 0;
+  /** What the question being asked is about: Escape declines what a server asks, and cancels the rest. */
+  let asked: Extract<HostEvent, { type: 'prompt' }>['kind'] | undefined;
 
   const fit = () => {
     textarea.style.height = 'auto';
@@ -134,6 +136,7 @@ export function createPromptInput({
       case 'escape':
         if (!state.busy && !state.asking) return;
         event.preventDefault();
+        if (state.asking && asked === 'field') return void bridge.answerForm({ action: 'decline' });
         return void bridge.interrupt();
       case 'clear-screen':
         // The screen only: what was on it goes into the scrollback (scrollOnEraseInDisplay), nothing is lost.
@@ -173,6 +176,7 @@ export function createPromptInput({
 
   return {
     react(event) {
+      if (event.type === 'prompt') asked = event.kind;
       if (event.type === 'prompt')
         textarea.placeholder =
           event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';

@@ -76,6 +76,7 @@ export function connectWebSocketBridge(url: string): HacBridge {
     history: () => call('history', {}) as Promise<string[]>,
     attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
     detach: (index) => call('detach', { index }) as Promise<void>,
+    answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
     // In a browser the page opens links itself, in a new tab that cannot reach back into this one.
     openLink: (url) => {
       if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');

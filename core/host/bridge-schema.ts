@@ -37,6 +37,28 @@ export const bridgeCallSchema = z.discriminatedUnion('method', [
     method: z.literal('detach'),
     params: z.strictObject({ index: id }),
   }),
+  z.strictObject({
+    id,
+    method: z.literal('answerForm'),
+    params: z.union([
+      z.strictObject({
+        action: z.literal('accept'),
+        values: z
+          .record(
+            text(BRIDGE_LIMITS.nameChars),
+            z.union([
+              text(BRIDGE_LIMITS.fieldChars),
+              z.boolean(),
+              z.array(text(BRIDGE_LIMITS.fieldChars)).check(z.maxLength(BRIDGE_LIMITS.formFields)),
+            ]),
+          )
+          .check(
+            z.refine((values) => Object.keys(values).length <= BRIDGE_LIMITS.formFields, 'too many fields'),
+          ),
+      }),
+      z.strictObject({ action: z.enum(['decline', 'cancel']) }),
+    ]),
+  }),
 ]);
 
 /** A call as sent, or why it was refused. */

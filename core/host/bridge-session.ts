@@ -63,7 +63,11 @@ export class BridgeSession {
   async open(): Promise<void> {
     const got = await this.options.runtime();
     if ('error' in got) return this.send({ type: 'fatal', report: errorReport(got.error) });
-    const controller = new ChatController(got.runtime, { deltaBatchMs: WINDOW_BATCH_MS, showResumed: true });
+    const controller = new ChatController(got.runtime, {
+      deltaBatchMs: WINDOW_BATCH_MS,
+      showResumed: true,
+      wholeForms: true,
+    });
     this.controller = controller;
     controller.onEvent((event) => {
       this.send(event);
@@ -102,6 +106,8 @@ export class BridgeSession {
       case 'detach':
         controller?.detach(call.params.index);
         return Promise.resolve(null);
+      case 'answerForm':
+        return Promise.resolve(controller ? controller.answerForm(call.params) : false);
     }
   }
 

@@ -21,6 +21,12 @@ export interface HacBridge {
   /** Removes attachment `index` (0-based, as the last `attachments` event listed them). */
   detach(index: number): Promise<void>;
   /**
+   * The answer to an MCP server's form (the last `form` event): the values as the inputs hold them (text as typed,
+   * yes/no as booleans, several choices as a list), or decline / cancel. Resolves with whether it was taken; values
+   * that do not fit come back as a `form` event with `errors`.
+   */
+  answerForm(answer: FormReply): Promise<boolean>;
+  /**
    * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
    * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
    */
@@ -39,7 +45,13 @@ export interface BridgeParams {
   openLink: { url: string };
   attach: { name: string; data: string };
   detach: { index: number };
+  answerForm: FormReply;
 }
+
+/** A window's reply to a server's form. */
+export type FormReply =
+  | { action: 'accept'; values: Record<string, string | boolean | string[]> }
+  | { action: 'decline' | 'cancel' };
 
 /** A call from the page, in order, numbered by the page. */
 export type BridgeCall = {
@@ -64,4 +76,7 @@ export const BRIDGE_LIMITS = {
   /** A 20 MB picture in base64. */
   imageChars: 28_000_000,
   nameChars: 255,
+  /** One field of a server's form. */
+  fieldChars: 100_000,
+  formFields: 100,
 } as const;

@@ -19,6 +19,7 @@ import { runTurn, type EngineQuestion } from './run-turn.js';
 import { answerLine, askedLine, askInTerminal, Declined, unattendedLine } from './server-questions.js';
 import { checkForm } from '../mcp/form-fields.js';
 import type { Reply } from '../engine/event-channel.js';
+import type { FormReply } from './bridge.js';
 import type { Elicit } from '../mcp/index.js';
 import {
   completeMcp,
@@ -48,7 +49,12 @@ interface PendingQuestion {
   /** The field being answered (what a server asks): a secret is masked before it is echoed. */
   field?: FormField;
   /** A window's whole form: its answer comes through `answerForm`. */
-  form?: { fields: FormField[]; resolve(answer: ElicitationAnswer): void };
+  form?: {
+    fields: FormField[];
+    /** What the window was shown, to send it back with its errors. */
+    shown: { server: string; message: string; fields: FormField[] };
+    resolve(answer: ElicitationAnswer): void;
+  };
 }
 
 /** Shown when a line is typed while a window's form waits for its own buttons. */
@@ -109,8 +115,6 @@ export class ChatController {
   private changedElsewhere: string[] = [];
   /** Pictures waiting for the next message. */
   private attached: MessageImage[] = [];
-  /** The server whose form a window shows (to send it back with its errors). */
-  private formServer = '';
 
   constructor(
     private readonly runtime: Runtime,
@@ -223,16 +227,18 @@ export class ChatController {
    * A window's answer to a server's form: the values as its inputs hold them, or decline / cancel. Values that do
    * not fit their fields send the form back with what is wrong; resolves with whether the form was answered.
    */
-  answerForm(
-    answer: { action: 'accept'; values: Record<string, unknown> } | { action: 'decline' | 'cancel' },
-  ): boolean {
+  answerForm(answer: FormReply): boolean {
     const form = this.pending?.form;
+    // A page confirmation or a field asked on the prompt line: Decline and Cancel still mean what they say.
+    if (!form && answer.action === 'decline') return this.escape();
+    if (!form && answer.action === 'cancel')
+      return this.pending?.kind === 'field' && this.interrupt() !== 'idle';
     if (!form) return false;
     let given: ElicitationAnswer = { action: answer.action === 'accept' ? 'cancel' : answer.action };
     if (answer.action === 'accept') {
       const checked = checkForm(form.fields, answer.values);
       if ('errors' in checked) {
-        this.emit({ type: 'form', server: this.formServer, fields: form.fields, errors: checked.errors });
+        this.emit({ type: 'form', ...form.shown, errors: checked.errors });
         return false;
       }
       given = { action: 'accept', content: checked.content };
@@ -502,11 +508,11 @@ export class ChatController {
     if (request.mode === 'url') this.emit({ type: 'open-link', url: request.url });
     let answer: ElicitationAnswer;
     if (this.options.wholeForms && request.mode === 'form') {
-      this.formServer = server;
+      const shown = { server, message: request.message, fields: request.fields };
       answer = await new Promise<ElicitationAnswer>((resolve) => {
-        const form = { fields: request.fields, resolve };
+        const form = { fields: request.fields, shown, resolve };
         this.pending = { kind: 'form', resolve: () => undefined, reject: () => undefined, form };
-        this.emit({ type: 'form', server, fields: request.fields });
+        this.emit({ type: 'form', ...shown });
       });
     } else {
       answer = await askInTerminal(request, {

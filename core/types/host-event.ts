@@ -62,7 +62,7 @@ export type HostEvent =
    * A window's form for what an MCP server asks (the `elicitation` event before it said who and why): answer it
    * with the bridge's `answerForm`. Sent again with `errors` (by field name) when an answer does not fit.
    */
-  | { type: 'form'; server: string; fields: FormField[]; errors?: Record<string, string> }
+  | { type: 'form'; server: string; message: string; fields: FormField[]; errors?: Record<string, string> }
   /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */
   | { type: 'prompt-withdrawn' }
   /** A line was submitted while a turn or command runs, and was not taken. */

@@ -1,4 +1,15 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
+import {
+  commit,
+  compose,
+  imeKey,
+  keyUp,
+  press,
+  run,
+  syllable,
+  TIMINGS,
+  type Step,
+} from '../../helpers/ime.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
@@ -9,46 +20,6 @@ import { HacWeb, launchChromium, NO_BROWSER, transcriptLines, waitForTranscript 
 // each step awaited, and every step sent at once (burst), which is what exposes races. "Submitted" is read from
 // the core's side: the fake model's requests and the transcript's echo of the line.
 
-type Step = (cdp: CDPSession) => Promise<unknown>;
-const compose =
-  (text: string, selection: [number, number] = [text.length, text.length]): Step =>
-  (cdp) =>
-    cdp.send('Input.imeSetComposition', { text, selectionStart: selection[0], selectionEnd: selection[1] });
-const commit =
-  (text: string): Step =>
-  (cdp) =>
-    cdp.send('Input.insertText', { text });
-/** A key the IME consumes: keydown with keyCode 229 (`key` "Process" on Windows, the real key on macOS). */
-const imeKey =
-  (code: string, key = 'Process'): Step =>
-  (cdp) =>
-    cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', windowsVirtualKeyCode: 229, code, key });
-const keyUp =
-  (key: string, code: string, keyCode: number): Step =>
-  (cdp) =>
-    cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
-const KEYS: Record<string, [code: string, keyCode: number, text?: string]> = {
-  Enter: ['Enter', 13, '\r'],
-  Home: ['Home', 36],
-  End: ['End', 35],
-  Escape: ['Escape', 27],
-};
-/** A plain key, down and up. */
-const press =
-  (key: keyof typeof KEYS): Step =>
-  async (cdp) => {
-    const [code, keyCode, text] = KEYS[key]!;
-    await cdp.send('Input.dispatchKeyEvent', {
-      type: 'keyDown',
-      key,
-      code,
-      windowsVirtualKeyCode: keyCode,
-      ...(text ? { text } : {}),
-    });
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
-  };
-/** A Korean syllable as a 2-set IME builds it: each partial form, then the commit. */
-const syllable = (forms: string[]): Step[] => [...forms.map((f) => compose(f)), commit(forms.at(-1)!)];
 const 알겠습니다 = [
   ...syllable(['ㅇ', '아', '알']),
   ...syllable(['ㄱ', '게', '겠']),
@@ -56,12 +27,6 @@ const 알겠습니다 = [
   ...syllable(['ㄴ', '니']),
   ...syllable(['ㄷ', '다']),
 ];
-
-const TIMINGS = ['awaited', 'burst'] as const;
-async function run(cdp: CDPSession, steps: Step[], timing: (typeof TIMINGS)[number]): Promise<void> {
-  if (timing === 'awaited') for (const step of steps) await step(cdp);
-  else await Promise.all(steps.map((step) => step(cdp)));
-}
 
 describe.skipIf(NO_BROWSER)(
   `IME regression list R-IME-1..14${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,

@@ -113,6 +113,7 @@ describe('the preload bridge', () => {
       (...args: unknown[]) => unknown
     >;
     expect(Object.keys(bridge).sort()).toEqual([
+      'answerForm',
       'attach',
       'complete',
       'detach',

@@ -8,6 +8,12 @@ describe('bridge payloads are validated where they arrive (R-DESK-4)', () => {
     { id: 3, method: 'complete', params: { prefix: '/se' } },
     { id: 4, method: 'history', params: {} },
     { id: 5, method: 'openLink', params: { url: 'https://example.com/' } },
+    {
+      id: 6,
+      method: 'answerForm',
+      params: { action: 'accept', values: { name: '김민수', newsletter: true, extras: ['cake'] } },
+    },
+    { id: 7, method: 'answerForm', params: { action: 'decline' } },
   ])('accepts $method', (call) => {
     expect(parseBridgeCall(call)).toEqual({ ok: true, call });
   });
@@ -20,6 +26,25 @@ describe('bridge payloads are validated where they arrive (R-DESK-4)', () => {
     ['a negative id', { id: -1, method: 'history', params: {} }],
     ['a fractional id', { id: 1.5, method: 'history', params: {} }],
     ['a long url', { id: 1, method: 'openLink', params: { url: `https://x/${'a'.repeat(3000)}` } }],
+    [
+      'a form value of an object',
+      { id: 1, method: 'answerForm', params: { action: 'accept', values: { a: {} } } },
+    ],
+    [
+      'a form of 101 fields',
+      {
+        id: 1,
+        method: 'answerForm',
+        params: {
+          action: 'accept',
+          values: Object.fromEntries([...Array(101).keys()].map((i) => [`f${i}`, 'x'])),
+        },
+      },
+    ],
+    [
+      'a declined form with values',
+      { id: 1, method: 'answerForm', params: { action: 'decline', values: {} } },
+    ],
     ['not an object', 'submit'],
     ['null', null],
   ])('refuses %s', (_what, raw) => {

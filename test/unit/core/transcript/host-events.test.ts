@@ -41,7 +41,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     },
     '',
   ],
-  form: [{ type: 'form', server: 'github', fields: [] }, ''],
+  form: [{ type: 'form', server: 'github', message: 'Sign in', fields: [] }, ''],
   'tool-result': [
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',

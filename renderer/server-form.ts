@@ -1,0 +1,213 @@
+import type { FormReply, HacBridge, HostEvent } from './core-types.js';
+
+type FormEvent = Extract<HostEvent, { type: 'form' }>;
+type Field = FormEvent['fields'][number];
+
+/**
+ * What an MCP server asks, as a small form under the transcript: a label and the right input for each field
+ * (text, number, date, yes/no, one or several choices; a secret as a password), Submit / Decline / Cancel. The
+ * host checks the answers and sends the form back with what is wrong. Enter submits, except while an IME
+ * composes (that Enter commits the syllable); Escape declines.
+ */
+export interface ServerForm {
+  react(event: HostEvent): void;
+  dispose(): void;
+}
+
+export function createServerForm(element: HTMLFormElement, bridge: HacBridge, done: () => void): ServerForm {
+  let shown: FormEvent | undefined;
+  const listening = new AbortController();
+  const { signal } = listening;
+
+  const close = () => {
+    if (!shown) return;
+    shown = undefined;
+    element.hidden = true;
+    element.replaceChildren();
+    done();
+  };
+  const reply = (answer: FormReply) => void bridge.answerForm(answer);
+
+  element.addEventListener(
+    'submit',
+    (event) => {
+      event.preventDefault();
+      if (shown) reply({ action: 'accept', values: valuesOf(element, shown.fields) });
+    },
+    { signal },
+  );
+  element.addEventListener(
+    'click',
+    (event) => {
+      const action = (event.target as HTMLElement).closest('button')?.dataset.action;
+      if (action === 'decline' || action === 'cancel') reply({ action });
+    },
+    { signal },
+  );
+  element.addEventListener(
+    'keydown',
+    (event) => {
+      if (event.isComposing || event.keyCode === 229) return; // the IME's key
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        reply({ action: 'decline' });
+      } else if (event.key === 'Enter' && (event.target as HTMLElement).tagName === 'INPUT') {
+        // Only Enter outside a composition submits (the form's own implicit submission is not relied on).
+        event.preventDefault();
+        element.requestSubmit();
+      }
+    },
+    { signal },
+  );
+
+  const show = (event: FormEvent) => {
+    // The same form sent back with errors keeps what was typed: only the messages change.
+    if (shown && sameFields(shown.fields, event.fields)) {
+      shown = event;
+      for (const node of element.querySelectorAll<HTMLElement>('[data-error-for]'))
+        node.textContent = event.errors?.[node.dataset.errorFor ?? ''] ?? '';
+      for (const node of element.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
+      const first = event.fields.find((f) => event.errors?.[f.name]);
+      if (first) focusField(element, first.name, true);
+      return;
+    }
+    shown = event;
+    const title = document.createElement('p');
+    title.className = 'form-title';
+    title.textContent = `MCP server "${event.server}" asks: ${event.message}`;
+    const buttons = document.createElement('div');
+    buttons.className = 'form-buttons';
+    buttons.append(button('Submit', 'submit'), button('Decline', 'decline'), button('Cancel', 'cancel'));
+    element.replaceChildren(title, ...event.fields.map((f) => fieldRow(f, event.errors?.[f.name])), buttons);
+    element.hidden = false;
+    const first = event.fields[0];
+    if (first) focusField(element, first.name, Boolean(event.errors?.[first.name]));
+  };
+
+  return {
+    react(event) {
+      if (event.type === 'form') show(event);
+      else if (event.type === 'prompt-withdrawn' || event.type === 'exit' || event.type === 'turn-end')
+        close();
+    },
+    dispose: () => listening.abort(),
+  };
+}
+
+function button(label: string, action: 'submit' | 'decline' | 'cancel'): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = action === 'submit' ? 'submit' : 'button';
+  b.textContent = label;
+  b.dataset.action = action;
+  return b;
+}
+
+/** One field: its label, the input for its kind, what it is for, and where an error goes. */
+function fieldRow(field: Field, error: string | undefined): HTMLElement {
+  const row = document.createElement('div');
+  row.className = 'form-field';
+  // Several choices have a label each, so their row is a named group rather than one label.
+  const label = document.createElement(field.kind === 'choices' ? 'div' : 'label');
+  label.className = 'form-label';
+  if (field.kind === 'choices') {
+    label.setAttribute('role', 'group');
+    label.setAttribute('aria-label', field.label);
+  }
+  const name = document.createElement('span');
+  name.textContent = `${field.label}${field.required ? ' *' : ''}`;
+  label.append(name, inputFor(field));
+  row.append(label);
+  if (field.description) {
+    const about = document.createElement('small');
+    about.textContent = field.description;
+    row.append(about);
+  }
+  const message = document.createElement('span');
+  message.className = 'form-error';
+  message.dataset.errorFor = field.name;
+  message.textContent = error ?? '';
+  row.append(message);
+  return row;
+}
+
+function inputFor(field: Field): HTMLElement {
+  if (field.kind === 'choice') {
+    const select = document.createElement('select');
+    select.name = field.name;
+    if (!field.required || field.default === undefined) select.append(new Option('', ''));
+    for (const o of field.options ?? [])
+      select.append(new Option(o.label, o.value, false, o.value === field.default));
+    return select;
+  }
+  if (field.kind === 'choices') {
+    const group = document.createElement('span');
+    group.className = 'form-choices';
+    group.dataset.name = field.name;
+    const defaults = Array.isArray(field.default) ? field.default : [];
+    for (const o of field.options ?? []) {
+      const box = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.value = o.value;
+      input.checked = defaults.includes(o.value);
+      box.append(input, ` ${o.label}`);
+      group.append(box);
+    }
+    return group;
+  }
+  const input = document.createElement('input');
+  input.name = field.name;
+  if (field.kind === 'boolean') {
+    input.type = 'checkbox';
+    input.checked = field.default === true;
+    return input;
+  }
+  input.type = field.sensitive
+    ? 'password'
+    : field.kind === 'number' || field.kind === 'integer'
+      ? 'number'
+      : field.format === 'email'
+        ? 'email'
+        : field.format === 'uri'
+          ? 'url'
+          : field.format === 'date'
+            ? 'date'
+            : 'text';
+  if (field.kind === 'integer') input.step = '1';
+  if (field.kind === 'number') input.step = 'any';
+  if (field.minimum !== undefined) input.min = String(field.minimum);
+  if (field.maximum !== undefined) input.max = String(field.maximum);
+  if (field.format === 'date-time') input.placeholder = 'YYYY-MM-DDTHH:MM:SSZ';
+  if (field.default !== undefined) input.value = String(field.default);
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  return input;
+}
+
+/** What the inputs hold: text as typed, a yes/no as a boolean, several choices as the list ticked. */
+function valuesOf(form: HTMLFormElement, fields: Field[]): Record<string, string | boolean | string[]> {
+  const values: Record<string, string | boolean | string[]> = {};
+  for (const field of fields) {
+    if (field.kind === 'choices') {
+      const boxes = form.querySelectorAll<HTMLInputElement>(`[data-name="${CSS.escape(field.name)}"] input`);
+      values[field.name] = [...boxes].filter((b) => b.checked).map((b) => b.value);
+      continue;
+    }
+    const input = form.elements.namedItem(field.name) as HTMLInputElement | HTMLSelectElement | null;
+    if (!input) continue;
+    values[field.name] = field.kind === 'boolean' ? (input as HTMLInputElement).checked : input.value;
+  }
+  return values;
+}
+
+function focusField(form: HTMLFormElement, name: string, invalid: boolean): void {
+  const target =
+    (form.elements.namedItem(name) as HTMLElement | null) ??
+    form.querySelector<HTMLElement>(`[data-name="${CSS.escape(name)}"] input`);
+  if (invalid) target?.setAttribute('aria-invalid', 'true');
+  target?.focus();
+}
+
+function sameFields(a: Field[], b: Field[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.name === b[i]?.name);
+}
