@@ -166,6 +166,46 @@ describe('MCP servers that ask, prompts and resources, in the terminal', () => {
     );
   });
 
+  it('the-everything-servers-form-takes-a-korean-name-and-every-default-with-enter', async () => {
+    const { fake, hac } = await start({
+      everything: { command: process.execPath, args: [everything, 'stdio'] },
+    });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c4', name: 'everything__trigger-elicitation-request', arguments: {} }]),
+      openaiReply.text(['Thanks.']),
+    );
+    hac.write('/prompts\r'); // waits for the servers (its form tool comes with a list change)
+    await hac.waitFor('everything:simple-prompt');
+    hac.write('fill the form\r');
+    await hac.waitFor('MCP server "everything" asks: Please provide inputs for the following fields:');
+    await hac.waitFor('String (required): ');
+    await hac.type('이지은', '\r');
+    const titles = [
+      'Boolean',
+      'String with default',
+      'String with email format',
+      'String with uri format',
+      'String with date format',
+      'Integer',
+      'Number in range 1-1000',
+      'Untitled Single Select Enum',
+      'Untitled Multiple Select Enum',
+      'Titled Single Select Enum',
+      'Titled Multiple Select Enum',
+      'Legacy Titled Single Select Enum',
+    ];
+    let from = 0;
+    for (const title of titles) {
+      from = await hac.waitFor(new RegExp(`^${title} \\([^\\n]*: $`, 'm'), { from });
+      await hac.type('\r');
+    }
+    await hac.waitFor('Thanks.');
+    const result = toolResult(fake, 1);
+    expect(result).toContain('- Name: 이지은');
+    expect(result).toContain('- Favorite Integer: 42');
+    expect(result).toMatch(/"titledMultipleSelectEnum": \[\s*"fish-1"\s*\]/);
+  });
+
   it('a-list-that-changes-is-picked-up-between-turns-and-mcp-shows-the-new-counts', async () => {
     const { fake, hac } = await start();
     hac.write('/prompts\r'); // waits for the servers
