@@ -19,6 +19,7 @@ import {
   PasteAwareInput,
   restorePastedNewlines,
 } from './paste-input.js';
+import { maskingOutput } from './masked-input.js';
 import { openInBrowser } from './open-in-browser.js';
 import { mark } from './profile.js';
 import { TypeAheadGate } from './type-ahead.js';
@@ -57,9 +58,12 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const gate = new TypeAheadGate(process.stdin, () => onCtrlC());
   const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)).pipe(gate) : process.stdin;
   if (terminal) enableBracketedPaste(out);
-  const rl = readline.createInterface({
+  // A question is asked through readline, so Ctrl+C can withdraw it; a secret's answer is drawn as dots.
+  let question: AbortController | undefined;
+  let secret = false;
+  const rl: readline.Interface = readline.createInterface({
     input,
-    output: out,
+    output: maskingOutput(out, () => (secret && question ? rl.line : undefined)),
     terminal,
     prompt: PROMPT,
     // readline keeps one entry per line: a multi-line entry shows its breaks as ␤.
@@ -107,11 +111,10 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   };
   rl.on('line', take);
 
-  // A question is asked through readline, so Ctrl+C can withdraw it.
-  let question: AbortController | undefined;
-  const ask = (text: string) => {
+  const ask = (text: string, hidden = false) => {
     const asking = new AbortController();
     question = asking;
+    secret = hidden;
     out.write(transcript.openPromptLine());
     rl.question(text, { signal: asking.signal }).then(
       (reply) => {
@@ -162,7 +165,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
       case 'input': // readline has shown what was typed
         return;
       case 'prompt':
-        return ask(event.text);
+        return ask(event.text, event.secret);
       case 'exit':
         exitCode = 0;
         return;

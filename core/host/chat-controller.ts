@@ -539,7 +539,13 @@ export class ChatController {
     }
     return new Promise((resolve, reject) => {
       this.pending = { kind, resolve, reject, ...(field && { field }) };
-      this.emit({ type: 'prompt', kind, text, ...(choices?.length ? { choices } : {}) });
+      this.emit({
+        type: 'prompt',
+        kind,
+        text,
+        ...(choices?.length ? { choices } : {}),
+        ...(field?.sensitive ? { secret: true as const } : {}),
+      });
     });
   }
 

@@ -56,8 +56,11 @@ export type HostEvent =
   | { type: 'attachments'; images: MessageImage[] }
   /** The pictures sent with the message just echoed: a line each, and the picture itself in a window. */
   | { type: 'images'; images: MessageImage[] }
-  /** Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based). */
-  | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[] }
+  /**
+   * Input is expected: `text` goes before the reply (`Call now? (Y/N): `); `choices` may be clicked (1-based);
+   * `secret`: what is typed is not shown (a server's write-only field).
+   */
+  | { type: 'prompt'; kind: PromptKind; text: string; choices?: string[]; secret?: true }
   /**
    * A window's form for what an MCP server asks (the `elicitation` event before it said who and why): answer it
    * with the bridge's `answerForm`. Sent again with `errors` (by field name) when an answer does not fit.

@@ -71,7 +71,10 @@ describe('MCP servers that ask, prompts and resources, in the terminal', () => {
     await hac.waitFor('Newsletter (y/n, optional) [n]: ');
     await hac.type('\r');
     await hac.waitFor('Member code (optional): ');
+    const code = await hac.waitFor('Member code (optional): ');
     await hac.type('club-secret-77', '\r');
+    // Typed as dots: the server marked it write-only.
+    await hac.waitFor('Member code (optional): ••••••••••••••\n', { from: code });
     await hac.waitFor(
       'Sent to MCP server "ask": Name: 김민수, Party size: 4, Date: 2026-12-24, Seating: Terrace, Extras: Birthday cake, Wine pairing, Newsletter: n, Member code: (hidden).',
     );
@@ -81,7 +84,8 @@ describe('MCP servers that ask, prompts and resources, in the terminal', () => {
     );
     hac.write('/exit\r');
     await hac.exited;
-    // The secret was on the screen only as it was typed; no file of hac's holds it.
+    // Neither the screen nor any file of hac's holds the secret.
+    expect(plain(hac.output)).not.toContain('club-secret-77');
     const sessions = path.join(hacHome, 'sessions');
     const files = [
       ...readdirSync(sessions).map((f) => path.join(sessions, f)),
