@@ -1,3 +1,5 @@
+import { cellWidth } from '../core/index.js';
+
 /** Shown for each cell of a secret as it is typed. */
 const MASK = '•';
 
@@ -28,21 +30,7 @@ export function maskingOutput(
   });
 }
 
-/** One dot per cell: two for a wide character (Hangul, kana, CJK), as the terminal would draw it. */
+/** One dot per cell the text takes: two for a wide character (Hangul, kana, Han), as the terminal draws it. */
 function dots(text: string): string {
-  return [...text].map((c) => (isWide(c.codePointAt(0) ?? 0) ? MASK + MASK : MASK)).join('');
-}
-
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
+  return MASK.repeat(cellWidth(text));
 }

@@ -19,5 +19,6 @@ export { TranscriptRenderer, PROMPT } from './transcript/transcript.js';
 export { stylesFor, ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';
+export { cellWidth } from './text/cell-width.js';
 export { hacPaths } from './config/paths.js';
 export type { Logger } from './logging/logger.js';

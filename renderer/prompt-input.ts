@@ -39,7 +39,7 @@ export function createPromptInput({
   void bridge.history().then((entries) => history.loadOlder(entries));
   let lastIdleInterrupt = 0;
   /** What the question being asked is about: Escape declines what a server asks, and cancels the rest. */
-  let asked: Extract<HostEvent, { type: 'prompt' }>['kind'] | undefined;
+  let asked: Extract<HostEvent, { type: 'prompt' }>['kind'] | 'form' | undefined;
 
   const fit = () => {
     textarea.style.height = 'auto';
@@ -64,6 +64,11 @@ export function createPromptInput({
 
   const submit = () => {
     const text = textarea.value;
+    if (state.asking && asked === 'form' && text.trim()) {
+      // A server's form has its own buttons: the line stays here for after it.
+      status.say('Answer the form above first (Submit, Decline or Esc): your line stays here.');
+      return;
+    }
     if (state.busy && !state.asking && text.trim()) {
       // Typed ahead: the line stays in the prompt until the answer is done (no second turn mid-turn).
       status.say('Still answering: your message stays here until it is done (Esc cancels the answer).');
@@ -176,7 +181,8 @@ export function createPromptInput({
 
   return {
     react(event) {
-      if (event.type === 'prompt') asked = event.kind;
+      if (event.type === 'prompt' || event.type === 'form')
+        asked = event.type === 'form' ? 'form' : event.kind;
       if (event.type === 'prompt')
         textarea.placeholder =
           event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';

@@ -50,8 +50,7 @@ interface PendingQuestion {
   field?: FormField;
   /** A window's whole form: its answer comes through `answerForm`. */
   form?: {
-    fields: FormField[];
-    /** What the window was shown, to send it back with its errors. */
+    /** What the window was shown, to check the answers against and send back with their errors. */
     shown: { server: string; message: string; fields: FormField[] };
     resolve(answer: ElicitationAnswer): void;
   };
@@ -236,7 +235,7 @@ export class ChatController {
     if (!form) return false;
     let given: ElicitationAnswer = { action: answer.action === 'accept' ? 'cancel' : answer.action };
     if (answer.action === 'accept') {
-      const checked = checkForm(form.fields, answer.values);
+      const checked = checkForm(form.shown.fields, answer.values);
       if ('errors' in checked) {
         this.emit({ type: 'form', ...form.shown, errors: checked.errors });
         return false;
@@ -461,7 +460,7 @@ export class ChatController {
     try {
       for (const { server, uri } of mentions) {
         const label = `${server}:${uri}`;
-        const content = await pool!.readResource(server, uri, label, signal, this.elicitFor(server));
+        const content = await pool!.readResource(server, uri, signal, this.elicitFor(server));
         texts.push(content.text);
         pictures.push(...content.images.map((image) => ({ ...image, name: label })));
         this.emit({
@@ -510,8 +509,12 @@ export class ChatController {
     if (this.options.wholeForms && request.mode === 'form') {
       const shown = { server, message: request.message, fields: request.fields };
       answer = await new Promise<ElicitationAnswer>((resolve) => {
-        const form = { fields: request.fields, shown, resolve };
-        this.pending = { kind: 'form', resolve: () => undefined, reject: () => undefined, form };
+        this.pending = {
+          kind: 'form',
+          resolve: () => undefined,
+          reject: () => undefined,
+          form: { shown, resolve },
+        };
         this.emit({ type: 'form', ...shown });
       });
     } else {

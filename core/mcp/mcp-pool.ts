@@ -147,11 +147,10 @@ export class McpPool {
     return promptContent(result.messages);
   }
 
-  /** A resource's contents, for the message it is attached to (`label` names it there). */
+  /** A resource's contents, for the message it is attached to (named there as `server:uri`). */
   async readResource(
     server: string,
     uri: string,
-    label: string,
     signal: AbortSignal,
     elicit?: Elicit,
   ): Promise<FeatureContent> {
@@ -161,7 +160,7 @@ export class McpPool {
       (client) => client.readResource({ uri }, { signal }),
       elicit,
     );
-    return resourceContent(label, result.contents);
+    return resourceContent(`${server}:${uri}`, result.contents);
   }
 
   /** The server's suggestions for a prompt's argument (`completion/complete`); none when it has no completions. */

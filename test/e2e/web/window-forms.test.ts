@@ -105,6 +105,13 @@ describe.skipIf(NO_BROWSER)(
 
     it('decline-and-escape-tell-the-server-no', async () => {
       await book('Declined.');
+      // A line typed at the prompt meanwhile waits there: the form has its own buttons.
+      await page.locator('#prompt').focus();
+      await page.keyboard.insertText('after the form');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#status').textContent()).toContain('Answer the form above first');
+      expect(await page.locator('#prompt').inputValue()).toBe('after the form');
+      await page.locator('#prompt').fill('');
       await page.getByRole('button', { name: 'Decline' }).click();
       await waitForTranscript(page, /Declined\.\n/);
       expect(lastToolResult()).toBe('Booking declined by the user.');

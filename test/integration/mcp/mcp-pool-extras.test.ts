@@ -147,11 +147,11 @@ describe('MCP beyond tools', () => {
       text: 'Plan a 2-day trip to Busan.',
       images: [],
     });
-    const menu = await pool.readResource('ask', 'menu://today', 'ask:menu://today', never);
+    const menu = await pool.readResource('ask', 'menu://today', never);
     expect(menu.text).toBe(
       '[Resource ask:menu://today, text/markdown]\n# Menu\n- 비빔밥 (bibimbap)\n- Soup\n[End of resource]',
     );
-    const dish = await pool.readResource('ask', 'menu://dish/kimchi', 'ask:menu://dish/kimchi', never);
+    const dish = await pool.readResource('ask', 'menu://dish/kimchi', never);
     expect(dish.text).toContain('Dish: kimchi');
   });
 
