@@ -1,5 +1,7 @@
 import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse } from 'ollama';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
+import { malformedError } from '../provider-errors.js';
+import { watchedStep, type LineWatch } from './invalid-lines.js';
 import type { NativeToolCall, Usage } from '../../types/message.js';
 import type { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
@@ -65,11 +67,19 @@ export class OllamaChatModel implements ChatModel {
       const calls: NativeToolCall[] = [];
       let usage: Usage | undefined;
       let doneReason = '';
-      for (
-        let chunk = await control.next(iterator, fail);
-        chunk;
-        chunk = await control.next(iterator, fail)
-      ) {
+      const lines: LineWatch = {};
+      // A line the SDK dropped is the error, even when the SDK then fails for the want of it (no "done").
+      const next = async () => {
+        const step = await watchedStep(lines, () => control.next(iterator, fail)).then(
+          (chunk) => ({ chunk }),
+          (error: unknown) => ({ error }),
+        );
+        if (lines.bad !== undefined)
+          throw malformedError(this.context, `a line that is not JSON: ${lines.bad.slice(0, 120)}`);
+        if ('error' in step) throw step.error;
+        return step.chunk;
+      };
+      for (let chunk = await next(); chunk; chunk = await next()) {
         const message = chunk.message;
         if (message?.thinking) yield log.reasoningPart(message.thinking);
         if (message?.content) {

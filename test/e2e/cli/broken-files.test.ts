@@ -202,6 +202,29 @@ describe('servers that send what their protocol does not allow', () => {
     expect(ollamaReply).toBeDefined();
   });
 
+  it('an-ollama-line-in-braces-that-is-still-not-json-is-the-same-error-and-the-sdk-prints-nothing', async () => {
+    const fake = await startOllamaFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const hacHome = path.join(home, '.humble-ai-cli');
+    mkdirSync(hacHome);
+    const model = { provider: 'ollama', model: 'llama3.2', baseUrl: fake.baseUrl, active: true };
+    writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models: [model] }));
+    fake.reply((request) => ({
+      status: 200,
+      headers: { 'content-type': 'application/x-ndjson' },
+      steps: [
+        ...ollamaAnswerSteps({ text: ['Partial'], end: 'eof' }, request),
+        { write: '{upstream: "timed out"}\n' },
+      ],
+    }));
+    const result = await runHac(home, ['-p', 'hi']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('Partial');
+    expect(result.stderr).toContain('a line that is not JSON: {upstream: "timed out"}');
+    expect(result.stderr).not.toContain('invalid json');
+  });
+
   it('a-tools-call-result-that-breaks-the-mcp-schema-is-a-tool-error-naming-the-server-and-the-problem', async () => {
     const server = path.resolve(import.meta.dirname, '../../fixtures/mcp/bad-result-server.mjs');
     const { fake, home } = await setup({
