@@ -6,6 +6,8 @@ import type { RequestedCall } from './tool-runner.js';
 
 /** What the user and the model are told of a native call whose arguments the stream cut off. */
 export const CUT_OFF = "The model's tool call was cut off; it was not run.";
+export const INVALID_ARGUMENTS =
+  "The model's tool call had arguments that are not valid JSON; it was not run.";
 
 /** The tools of one turn, findable by server and name. */
 export class TurnTools {
@@ -67,13 +69,13 @@ export function resolveNativeCalls(
   return calls.map((call) => {
     const ref = names.fromNative(call.name);
     const tool = ref && tools.find(ref.server, ref.name);
-    if (call.cutOff) {
+    if (call.cutOff || call.invalidArguments) {
       return {
         id: call.id,
         server: ref?.server ?? '',
         name: ref?.name ?? call.name,
         arguments: {},
-        error: CUT_OFF,
+        error: call.cutOff ? CUT_OFF : INVALID_ARGUMENTS,
       };
     }
     if (!ref || !tool) {

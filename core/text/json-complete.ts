@@ -4,6 +4,14 @@
  *; a trailing comma in otherwise complete JSON is only style.
  */
 export function isCompleteJson(text: string): boolean {
+  return jsonShape(text) === 'complete';
+}
+
+/**
+ * How a JSON text ends: `complete`; `cut-off` (a string or a `{`/`[` still open: the stream ended inside it); or
+ * `unbalanced` (a closer with nothing open, or nothing at all): not JSON however much more came.
+ */
+export function jsonShape(text: string): 'complete' | 'cut-off' | 'unbalanced' {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -23,8 +31,9 @@ export function isCompleteJson(text: string): boolean {
       sawValue = true;
     } else if (char === '}' || char === ']') {
       depth--;
-      if (depth < 0) return false;
+      if (depth < 0) return 'unbalanced';
     } else if (!/\s/.test(char)) sawValue = true;
   }
-  return sawValue && depth === 0 && !inString;
+  if (inString || depth > 0) return 'cut-off';
+  return sawValue ? 'complete' : 'unbalanced';
 }

@@ -5,6 +5,8 @@ export interface NativeToolCall {
   arguments: Record<string, unknown>;
   /** The arguments were cut off by the end of the stream: the call is never run. */
   cutOff?: boolean;
+  /** The arguments are not JSON (complete, just broken): the call is never run. */
+  invalidArguments?: boolean;
 }
 
 /** A picture sent with a message: the bytes as they go to the model (already scaled to fit), in base64. */

@@ -12,8 +12,7 @@ import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import type { ChatModelOptions } from '../chat-model-options.js';
-import { isCompleteJson } from '../../text/json-complete.js';
-import { parseToolArguments } from '../parse-tool-arguments.js';
+import { streamedToolArguments } from '../parse-tool-arguments.js';
 import { truncatedError, type ErrorContext } from '../provider-errors.js';
 import { guardedFetch, sdkClientOptions } from '../sdk-client.js';
 import { callControlFor } from '../timeouts.js';
@@ -211,8 +210,7 @@ export class AnthropicChatModel implements ChatModel {
     const id = block.id ?? '';
     const name = block.name ?? '';
     const raw = block.json ?? '';
-    if (raw.trim() && !isCompleteJson(raw)) return { id, name, arguments: {}, cutOff: true };
-    return { id, name, arguments: parseToolArguments(raw, this.options.logger, name) };
+    return { id, name, ...streamedToolArguments(raw, this.options.logger, name) };
   }
 
   /** The SDK client for the current key (re-created when `${VAR}` now resolves to another key). */

@@ -1,7 +1,6 @@
 import type { NativeToolCall } from '../../types/message.js';
 import type { Logger } from '../../logging/logger.js';
-import { isCompleteJson } from '../../text/json-complete.js';
-import { parseToolArguments } from '../parse-tool-arguments.js';
+import { streamedToolArguments } from '../parse-tool-arguments.js';
 
 /** The streamed tool-call pieces of one Chat Completions delta. */
 export interface ToolCallDelta {
@@ -43,11 +42,7 @@ export class ToolCallAssembler {
         }
         const raw = call.args.join('');
         const id = call.id || `call_${index}`;
-        if (raw.trim() && !isCompleteJson(raw)) {
-          logger.warn(`Tool call ${call.name} was cut off (${raw.length} characters of arguments); not run.`);
-          return [{ id, name: call.name, arguments: {}, cutOff: true }];
-        }
-        return [{ id, name: call.name, arguments: parseToolArguments(raw, logger, call.name) }];
+        return [{ id, name: call.name, ...streamedToolArguments(raw, logger, call.name) }];
       });
   }
 }

@@ -237,6 +237,24 @@ describe('a native call cut off by the end of the stream (R-PARSE-8)', () => {
     expect(answerText(events)).toBe('My call was cut off.');
   });
 
+  it.each([
+    ['an extra closer', '{"text": "hi"}}'],
+    ['words, not JSON', 'echo hi please'],
+  ])('arguments that are not json (%s) are said to be so and never run', async (_what, raw) => {
+    const { fake, h } = await start();
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: raw }]),
+      openaiReply.text(['My call was broken.']),
+    );
+    const events = await h.turn('say hi');
+    expect(ofType(events, 'tool-call')).toEqual([]);
+    const said = "The model's tool call had arguments that are not valid JSON; it was not run.";
+    expect(ofType(events, 'tool-result')[0]!.summary).toContain(said);
+    expect(toolMessages(fake.requests[1]!.body)).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: `Error: ${said}` },
+    ]);
+  });
+
   it('a trailing comma in otherwise complete arguments still runs', async () => {
     const { fake, h } = await start();
     fake.reply(
