@@ -1,4 +1,5 @@
 import { applyEdits, format, modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
+import { HacError } from '../errors/hac-error.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { hasBom, parseJsonText, readRawIfExists, stripBom } from './read-json-file.js';
 
@@ -27,11 +28,34 @@ export async function updateJsonFile(
   const formattingOptions = detectFormatting(text);
   let next = text;
   for (const change of list) {
-    next = applyFormatted(next, modify(next, change.path, change.value, {}), formattingOptions);
+    let edits: Edit[];
+    try {
+      edits = modify(next, change.path, change.value, {});
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw tooDeepToEdit(file, change);
+    }
+    next = applyFormatted(next, edits, formattingOptions);
   }
   if (next === text) return;
   parseJsonText(file, next); // never write something we could not read back
   await writeFileAtomic(file, raw !== undefined && hasBom(raw) ? `\uFEFF${next}` : next, { mode: 0o600 });
+}
+
+/**
+ * The editor that keeps a file as written walks it recursively: a value nested many thousands of levels deep
+ * (which JSON.parse still reads) exhausts the stack. Say so, and what to change by hand, rather than a stack error.
+ */
+function tooDeepToEdit(file: string, change: JsonChange): HacError {
+  const at = change.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .slice(1);
+  return new HacError(
+    'config-too-deep',
+    `${file} was not changed: it holds a value nested too deeply for hac to edit the file in place. ` +
+      `Set ${at} to ${JSON.stringify(change.value)} by hand, or remove the deeply nested value.`,
+  );
 }
 
 /**

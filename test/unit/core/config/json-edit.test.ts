@@ -14,6 +14,17 @@ function file(content: string): string {
 }
 
 describe('updateJsonFile', () => {
+  it('says-clearly-why-a-file-nested-too-deeply-is-not-edited-and-leaves-it-unchanged', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const original = `{"toolCallMode": "manual", "x-notes": ${deep}}\n`;
+    const f = file(original);
+    expect(() => JSON.parse(original) as unknown).not.toThrow(); // reading it works
+    await expect(updateJsonFile(f, [{ path: ['toolCallMode'], value: 'auto' }])).rejects.toThrow(
+      `${f} was not changed: it holds a value nested too deeply for hac to edit the file in place. Set toolCallMode to "auto" by hand, or remove the deeply nested value.`,
+    );
+    expect(readFileSync(f, 'utf8')).toBe(original);
+  });
+
   it('changes-one-value-and-keeps-unknown-keys-order-and-4-space-indent', async () => {
     const original = `{
     "zeta": 1,
