@@ -52,6 +52,8 @@ export interface CommandContext {
   setToolCallMode(mode: ToolCallMode): Promise<void>;
   newSession(): void;
   listSessions(): Promise<SessionListing[]>;
+  /** The sessions holding every word, newest first, each with its matching line. */
+  searchSessions(words: string[]): Promise<SessionListing[]>;
   /** Continues a session file; resolves with its message count. */
   resumeSession(file: string): Promise<number>;
   /** Configured servers in file order, the load error of mcp-servers.json if any. */

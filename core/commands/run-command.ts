@@ -31,7 +31,11 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     usage: '/resources',
     description: "List the MCP servers' resources (attach one with @server:uri in a message).",
   },
-  { name: '/sessions', usage: '/sessions', description: 'List recent sessions.' },
+  {
+    name: '/sessions',
+    usage: '/sessions [words]',
+    description: 'List recent sessions, or those holding all the words.',
+  },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
   {
@@ -66,7 +70,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case '/toggle-mcp':
       return toggleMcpCommand(ctx);
     case '/sessions':
-      return sessionsCommand(ctx);
+      return sessionsCommand(ctx, arg);
     case '/resume':
       return resumeCommand(ctx, arg);
     case '/tool':

@@ -1,18 +1,30 @@
 import type { SessionListing } from '../sessions/session-store.js';
 import type { CommandContext, CommandOutput } from './command-types.js';
 
-/** `/sessions`: the 20 most recent, numbered, with date, title and message count. */
-export async function sessionsCommand(ctx: CommandContext): Promise<CommandOutput> {
-  const listing = await ctx.listSessions();
-  if (listing.length === 0) return { lines: ['No saved sessions yet.'] };
-  return {
-    lines: [...listing.map((s, i) => `  ${i + 1}) ${describe(s)}`), 'Use /resume <number> to continue one.'],
-  };
+/** What `/sessions` showed last in each conversation: `/resume <n>` counts in it (a search's hits too). */
+const shown = new WeakMap<CommandContext, SessionListing[]>();
+
+/**
+ * `/sessions [words]`: the 20 most recent, numbered, with date, title and message count; with words, the newest 20
+ * that hold all of them, each with the line that matched.
+ */
+export async function sessionsCommand(ctx: CommandContext, arg = ''): Promise<CommandOutput> {
+  const words = arg.trim().split(/\s+/).filter(Boolean);
+  const listing = words.length ? await ctx.searchSessions(words) : await ctx.listSessions();
+  shown.set(ctx, listing);
+  if (listing.length === 0)
+    return { lines: [words.length ? `No session holds "${words.join(' ')}".` : 'No saved sessions yet.'] };
+  const lines = listing.flatMap((s, i) => {
+    const line = `  ${i + 1}) ${describe(s)}`;
+    return s.readable && s.match ? [line, `       ${s.match}`] : [line];
+  });
+  const head = words.length ? [`Sessions with "${words.join(' ')}", newest first:`] : [];
+  return { lines: [...head, ...lines, 'Use /resume <number> to continue one.'] };
 }
 
-/** `/resume <n>`: continue the n-th session of `/sessions`. */
+/** `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
-  const listing = await ctx.listSessions();
+  const listing = shown.get(ctx) ?? (await ctx.listSessions());
   const n = /^\d+$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
   const chosen = listing[n - 1];
   if (!chosen)

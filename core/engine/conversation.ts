@@ -139,7 +139,7 @@ export class Conversation {
     }
     this.session = session;
     if (this.file) {
-      await this.store.save(this.file, session);
+      await this.store.save(this.file, session, [user, answer]);
     } else {
       this.file = await this.store.create(session, turn.askedAt, turn.user);
       this.logger.info(`Session file created: ${this.file}`);

@@ -165,7 +165,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
 
   // What every conversation's commands share; the session commands are added per chat.
-  const shared: Omit<CommandContext, 'newSession' | 'listSessions' | 'resumeSession' | 'toolResults'> = {
+  const shared: Omit<
+    CommandContext,
+    'newSession' | 'listSessions' | 'searchSessions' | 'resumeSession' | 'toolResults'
+  > = {
     config: () => config,
     async setActiveModel(choice) {
       modelOverride = undefined;
@@ -249,6 +252,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         toolResults: () => conversation.toolResults,
         newSession: () => conversation.reset(),
         listSessions: () => sessions.list(20),
+        searchSessions: (words) => sessions.search(words, 20),
         resumeSession: (file) => conversation.resume(file),
       };
       const chat: Chat = { engine, commands, conversation };

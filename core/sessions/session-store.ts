@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SecretRegistry } from '../logging/secrets.js';
-import { sessionFileSchema, type SessionFile } from './session-file.js';
+import { sessionFileSchema, type SessionFile, type SessionMessage } from './session-file.js';
+import { SessionIndex, type IndexedSession } from './session-index.js';
 import { sessionFileName } from './session-name.js';
 
 /** One line of `/sessions`. An unreadable file is listed with its reason and never modified. */
@@ -15,6 +16,8 @@ export type SessionListing =
       startedAt?: string;
       title: string;
       messageCount: number;
+      /** A search's hit: the first line of the session that holds one of the words. */
+      match?: string;
     }
   | { file: string; name: string; modifiedAt: Date; readable: false; reason: string };
 
@@ -22,10 +25,12 @@ export type SessionListing =
 export interface SessionStore {
   /** Creates a new session file named after its first user message; never overwrites (adds `_2`, `_3`, …). */
   create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string>;
-  /** Rewrites an existing session file atomically. */
-  save(file: string, session: SessionFile): Promise<void>;
+  /** Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before). */
+  save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void>;
   /** The most recently changed sessions, newest first. */
   list(limit?: number): Promise<SessionListing[]>;
+  /** The sessions whose messages hold every word (case-insensitive, any script), newest first, with the line. */
+  search(words: string[], limit?: number): Promise<SessionListing[]>;
   /** Loads one session for resuming; throws SessionReadError when the file cannot be used. */
   load(file: string): Promise<SessionFile>;
 }
@@ -43,20 +48,26 @@ export class SessionReadError extends Error {
 
 /** Session files in `sessions/`. */
 export class FileSessionStore implements SessionStore {
+  private readonly index: SessionIndex;
+
   /** `secrets`: values never written to a session file, e.g. a key a provider's error quoted. */
   constructor(
     readonly dir: string,
     private readonly secrets?: SecretRegistry,
-  ) {}
+  ) {
+    this.index = new SessionIndex(dir, (file) => this.load(file));
+  }
 
   async create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const data = this.serialise(session);
     const named = this.secrets?.redact(firstMessage) ?? firstMessage;
+    const before = await this.index.folderTime();
     for (let attempt = 1; ; attempt++) {
       const file = path.join(this.dir, sessionFileName(startedAt, named, attempt));
       try {
         await writeFileAtomic(file, data, { mode: 0o600, exclusive: true });
+        await this.index.noteWrite(file, this.secrets?.redactDeep(session) ?? session, before);
         return file;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -64,8 +75,12 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  async save(file: string, session: SessionFile): Promise<void> {
+  async save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
+    const before = await this.index.folderTime();
     await writeFileAtomic(file, this.serialise(session), { mode: 0o600 });
+    const redacted = this.secrets?.redactDeep(session) ?? session;
+    const redactedAdded = added && (this.secrets?.redactDeep(added) ?? added);
+    await this.index.noteWrite(file, redacted, before, redactedAdded);
   }
 
   private serialise(session: SessionFile): string {
@@ -73,21 +88,43 @@ export class FileSessionStore implements SessionStore {
   }
 
   async list(limit = 20): Promise<SessionListing[]> {
-    let names: string[];
-    try {
-      names = (await fs.readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
-    const stats = await Promise.all(
-      names.map(async (name) => {
-        const file = path.join(this.dir, name);
-        return { file, name, modifiedAt: (await fs.stat(file)).mtime };
-      }),
+    return (await this.index.sessions()).slice(0, limit).map((s) => this.listing(s));
+  }
+
+  async search(words: string[], limit = 20): Promise<SessionListing[]> {
+    const found = await this.index.search(words);
+    const matching = (await this.index.sessions()).filter((s) => found.has(s.name)).slice(0, limit);
+    return Promise.all(
+      matching.map(async (s) => ({ ...this.listing(s), ...(await this.matchLine(s, words)) })),
     );
-    stats.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.name.localeCompare(a.name));
-    return Promise.all(stats.slice(0, limit).map((entry) => this.describe(entry)));
+  }
+
+  /** The first line of the session (read from its file, which wins over the index) that holds one of the words. */
+  private async matchLine(s: IndexedSession, words: string[]): Promise<{ match?: string }> {
+    const lower = words.map((w) => w.toLowerCase());
+    try {
+      const session = await this.load(path.join(this.dir, s.name));
+      for (const message of session.messages)
+        for (const line of message.content.split('\n')) {
+          const at = lower.map((w) => line.toLowerCase().indexOf(w)).find((i) => i >= 0);
+          if (at !== undefined) return { match: excerpt(line, at) };
+        }
+    } catch {
+      // listed without its line
+    }
+    return {};
+  }
+
+  private listing(s: IndexedSession): SessionListing {
+    const base = { file: path.join(this.dir, s.name), name: s.name, modifiedAt: new Date(s.mtimeMs) };
+    if (s.unreadable !== undefined) return { ...base, readable: false, reason: s.unreadable };
+    return {
+      ...base,
+      readable: true,
+      title: s.title,
+      messageCount: s.messageCount,
+      ...(s.startedAt ? { startedAt: s.startedAt } : {}),
+    };
   }
 
   async load(file: string): Promise<SessionFile> {
@@ -110,25 +147,12 @@ export class FileSessionStore implements SessionStore {
     }
     return parsed.data;
   }
+}
 
-  private async describe(entry: { file: string; name: string; modifiedAt: Date }): Promise<SessionListing> {
-    try {
-      const session = await this.load(entry.file);
-      const firstUser = session.messages.find((m) => m.role === 'user')?.content ?? '';
-      const title = firstUser.trim().split('\n')[0]?.slice(0, 60) ?? '';
-      return {
-        ...entry,
-        readable: true,
-        startedAt: session.startedAt,
-        title,
-        messageCount: session.messages.length,
-      };
-    } catch (error) {
-      return {
-        ...entry,
-        readable: false,
-        reason: error instanceof SessionReadError ? error.reason : String(error),
-      };
-    }
-  }
+/** About 80 characters of a line around where a word was found. */
+function excerpt(line: string, at: number): string {
+  const chars = [...line.trim()];
+  const start = Math.max(0, Math.min(at - 20, chars.length - 80));
+  const text = chars.slice(start, start + 80).join('');
+  return `${start > 0 ? '…' : ''}${text}${start + 80 < chars.length ? '…' : ''}`;
 }
