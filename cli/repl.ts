@@ -84,9 +84,12 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
       .catch((e: unknown) => runtime.logger.warn(`History not saved: ${String(e)}`));
   });
 
-  /** Shows a prompt and hands over what was typed ahead, which readline then shows after it. */
+  /** Shows a prompt (with the text `/edit` gave back, if any) and hands over what was typed ahead. */
+  let draft: string | undefined;
   const showPrompt = () => {
     rl.prompt();
+    if (draft !== undefined) rl.write(draft.replaceAll('\n', PASTED_NEWLINE));
+    draft = undefined;
     gate.release();
   };
   /**
@@ -168,6 +171,9 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         return ask(event.text, event.secret);
       case 'exit':
         exitCode = 0;
+        return;
+      case 'draft':
+        draft = event.text;
         return;
       case 'mcp-status':
         return printAbove(transcript.render(event));

@@ -188,6 +188,10 @@ export function createPromptInput({
           event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';
       else if (event.type === 'input' || event.type === 'prompt-withdrawn') textarea.placeholder = '';
       else if (event.type === 'exit') textarea.disabled = true;
+      else if (event.type === 'draft') {
+        setValue(event.text);
+        textarea.focus();
+      }
     },
     focus: () => textarea.focus(),
     dispose() {

@@ -3,6 +3,7 @@ import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { SessionListing } from '../sessions/session-store.js';
+import type { MessageImage } from '../types/message.js';
 
 /**
  * What a command produced: lines to print, optionally a follow-up question whose reply continues the
@@ -56,6 +57,22 @@ export interface CommandContext {
   searchSessions(words: string[]): Promise<SessionListing[]>;
   /** Continues a session file; resolves with its message count. */
   resumeSession(file: string): Promise<number>;
+  /** This conversation's session file, if it has one yet. */
+  currentSession(): string | undefined;
+  /** Gives this conversation's session a title (its file is renamed after it); the new file, if there is one. */
+  renameSession(title: string): Promise<string | undefined>;
+  /** Moves a session file to the trash (kept 30 days). */
+  deleteSession(file: string): Promise<void>;
+  /** Writes this conversation for the user to take away (see exportSession); undefined before the first answer. */
+  exportSession(
+    format: 'md' | 'json',
+    target: string | undefined,
+    overwrite: boolean,
+  ): Promise<{ file: string } | { exists: string } | undefined>;
+  /** The last `n` exchanges of this conversation, oldest first. */
+  lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[];
+  /** Takes back the last `n` exchanges; resolves with how many were. */
+  rewind(n: number): Promise<number>;
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;

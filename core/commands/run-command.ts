@@ -1,6 +1,7 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 import { mcpCommand, toggleMcpCommand } from './mcp-commands.js';
 import { resumeCommand, sessionsCommand } from './session-commands.js';
+import { deleteCommand, exportCommand, renameCommand, rewindCommand } from './conversation-commands.js';
 import { setModelCommand } from './set-model.js';
 import { toolCommand } from './tool-command.js';
 
@@ -37,6 +38,28 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     description: 'List recent sessions, or those holding all the words.',
   },
   { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
+  { name: '/rename', usage: '/rename <title>', description: 'Give this session a title (its file follows).' },
+  {
+    name: '/delete',
+    usage: '/delete <n>',
+    description: 'Move session n of /sessions to the trash (30 days).',
+  },
+  {
+    name: '/export',
+    usage: '/export [md|json] [path]',
+    description: 'Write this conversation as Markdown or JSON (current folder by default).',
+  },
+  {
+    name: '/retry',
+    usage: '/retry [model]',
+    description: 'Ask again for the last answer (with another configured model, if named).',
+  },
+  {
+    name: '/edit',
+    usage: '/edit',
+    description: 'Take back your last message and put it in the prompt to change.',
+  },
+  { name: '/rewind', usage: '/rewind [n]', description: 'Take back the last n exchanges (1 by default).' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
   {
     name: '/image',
@@ -73,6 +96,14 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return sessionsCommand(ctx, arg);
     case '/resume':
       return resumeCommand(ctx, arg);
+    case '/rename':
+      return renameCommand(ctx, arg);
+    case '/delete':
+      return deleteCommand(ctx, arg);
+    case '/export':
+      return exportCommand(ctx, arg);
+    case '/rewind':
+      return rewindCommand(ctx, arg);
     case '/tool':
       return toolCommand(ctx, arg);
     case '/exit':

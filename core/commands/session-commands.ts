@@ -22,9 +22,14 @@ export async function sessionsCommand(ctx: CommandContext, arg = ''): Promise<Co
   return { lines: [...head, ...lines, 'Use /resume <number> to continue one.'] };
 }
 
+/** What `/resume <n>` and `/delete <n>` count in: the last `/sessions` shown, else the recent ones. */
+export async function shownSessions(ctx: CommandContext): Promise<SessionListing[]> {
+  return shown.get(ctx) ?? (await ctx.listSessions());
+}
+
 /** `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
-  const listing = shown.get(ctx) ?? (await ctx.listSessions());
+  const listing = await shownSessions(ctx);
   const n = /^\d+$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
   const chosen = listing[n - 1];
   if (!chosen)

@@ -5,7 +5,14 @@ import type { Message, MessageImage, Usage } from '../types/message.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
 
-/** One answered turn, as kept: the user message and the final answer only. */
+/** A step on the way to an answer: the model's thinking, or a tool call and what it returned. */
+export type TurnStep =
+  | { thinking: string }
+  | {
+      tool: { server: string; name: string; arguments: Record<string, unknown>; ok: boolean; result: string };
+    };
+
+/** One answered turn, as kept: the user message and the final answer (what led to it only for `/export`). */
 export interface CompletedTurn {
   user: string;
   /** Pictures sent with the user message. */
@@ -16,6 +23,7 @@ export interface CompletedTurn {
   model: string;
   usage?: Usage;
   summary?: ContextSummary;
+  steps?: TurnStep[];
 }
 
 /**
@@ -36,6 +44,8 @@ export class Conversation {
   private results: ToolResultView[] = [];
   private file: string | undefined;
   private session: SessionFile | undefined;
+  /** Every step of this run's answers, thinking included, by the answer's place in the session (never saved). */
+  private steps = new Map<number, TurnStep[]>();
   contextState: ContextSessionState = newContextSession();
 
   constructor(
@@ -67,6 +77,7 @@ export class Conversation {
   /** `/new`: forget the conversation; the next answered message starts a new file. */
   reset(): void {
     this.messages = [];
+    this.steps = new Map();
     this.file = undefined;
     this.session = undefined;
     this.contextState = newContextSession();
@@ -78,6 +89,7 @@ export class Conversation {
     this.messages = await Promise.all(session.messages.map((m) => this.resumedMessage(file, m)));
     this.file = file;
     this.session = session;
+    this.steps = new Map();
     const latest = session.summaries?.at(-1);
     const summary =
       latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;
@@ -102,9 +114,68 @@ export class Conversation {
     };
   }
 
+  /**
+   * The session as saved (the file wins over what is in memory), with the thinking of this run's answers put back
+   * beside their tool calls, for `/export`; undefined before the first answer.
+   */
+  async saved(): Promise<{ file: string; session: SessionFile } | undefined> {
+    if (!this.file) return undefined;
+    const session = await this.store.load(this.file);
+    session.messages = session.messages.map((m, i) => {
+      const steps = this.steps.get(i);
+      return steps && m.role === 'assistant' ? { ...m, steps } : m;
+    });
+    return { file: this.file, session };
+  }
+
+  /** `/rename`: the session takes a title, and its file the title's name; resolves with the new path. */
+  async rename(title: string): Promise<string | undefined> {
+    if (!this.file || !this.session) return undefined;
+    this.file = await this.store.rename(this.file, this.session, title);
+    this.session = { ...this.session, title };
+    this.logger.info(`Session renamed: ${this.file}`);
+    return this.file;
+  }
+
+  /** The last `n` exchanges (a message of the user's and its answer), oldest first. */
+  lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[] {
+    const pairs: { user: string; answer: string; images?: MessageImage[] }[] = [];
+    for (let i = this.messages.length - 2; i >= 0 && pairs.length < n; i -= 2) {
+      const [user, answer] = [this.messages[i], this.messages[i + 1]];
+      if (user?.role !== 'user' || answer?.role !== 'assistant') break;
+      pairs.unshift({
+        user: user.content,
+        answer: answer.content,
+        ...(user.images ? { images: user.images } : {}),
+      });
+    }
+    return pairs;
+  }
+
+  /**
+   * `/rewind`, `/retry`, `/edit`: takes back the last `n` exchanges, from the context and the session file (a
+   * summary that stood for them goes too). Resolves with how many were taken back.
+   */
+  async rewind(n: number): Promise<number> {
+    const count = this.lastExchanges(n).length;
+    if (!count) return 0;
+    this.messages = this.messages.slice(0, -2 * count);
+    const left = this.messages.length;
+    if ((this.contextState.summary?.covers ?? 0) > left) this.contextState = newContextSession();
+    for (const at of this.steps.keys()) if (at >= left) this.steps.delete(at);
+    if (this.session && this.file) {
+      this.session.messages = this.session.messages.slice(0, -2 * count);
+      this.session.summaries = this.session.summaries?.filter((s) => (s.covers ?? 0) <= left);
+      await this.store.save(this.file, this.session);
+    }
+    this.logger.info(`Took back the last ${count} exchange(s).`);
+    return count;
+  }
+
   /** Keeps an answered turn and writes the session file. Resolves with the file written. */
   async record(turn: CompletedTurn): Promise<string> {
     const images = turn.images ?? [];
+    const toolSteps = (turn.steps ?? []).filter((step) => 'tool' in step);
     const user: SessionMessage = {
       role: 'user',
       content: turn.user,
@@ -117,6 +188,8 @@ export class Conversation {
       createdAt: rfc3339Local(turn.answeredAt),
       model: turn.model,
       ...(turn.usage ? { usage: turn.usage } : {}),
+      // Thinking is never saved (only the tool calls are): `/export` gets it from memory, for this run's turns.
+      ...(toolSteps.length ? { steps: toolSteps } : {}),
     };
     this.messages = [
       ...this.messages,
@@ -131,6 +204,8 @@ export class Conversation {
     };
     session.model = turn.model;
     session.messages = [...session.messages, user, answer];
+    if (turn.steps?.some((step) => 'thinking' in step))
+      this.steps.set(session.messages.length - 1, turn.steps);
     if (turn.summary) {
       session.summaries = [
         ...(session.summaries ?? []),

@@ -24,7 +24,10 @@ import {
   type PrepareContextInput,
   type PreparedContext,
 } from './context/index.js';
-import type { CompletedTurn, Conversation } from './conversation.js';
+import type { CompletedTurn, Conversation, TurnStep } from './conversation.js';
+
+/** How much of a tool's result is kept with the answer for `/export`. */
+const KEPT_RESULT_CHARS = 4_000;
 import { EventChannel, PendingAnswers, type Reply } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
@@ -94,10 +97,16 @@ export class Engine {
    * One turn for one user message (with the pictures attached to it). Errors become events; the last event is
    * always `turn-end`.
    */
-  async *run(text: string, signal: AbortSignal, images: MessageImage[] = []): AsyncGenerator<EngineEvent> {
+  async *run(
+    text: string,
+    signal: AbortSignal,
+    images: MessageImage[] = [],
+    /** Another configured model for this turn only (`/retry <model>`). */
+    modelFor?: ModelConfig,
+  ): AsyncGenerator<EngineEvent> {
     const askedAt = this.now();
     const config = this.deps.config();
-    const model = config.activeModel;
+    const model = modelFor ?? config.activeModel;
     if (!model) {
       // Nothing is sent, so no "Waiting for response..." either.
       const hint = config.models.length === 0 ? `\n${addModelHint(config.file)}` : '';
@@ -189,6 +198,8 @@ export class Engine {
     let turnState = newContextTurn();
     let summary: ContextSummary | undefined;
     let usage: Usage | undefined;
+    // What happened on the way to the answer, kept with it for `/export` (never sent to the model again).
+    const steps: TurnStep[] = [];
 
     for (let round = 0; ; round++) {
       toolState.round = round;
@@ -242,6 +253,7 @@ export class Engine {
       }
       if (signal.aborted) throw new Error('aborted');
       usage = addUsage(usage, result.usage ?? estimateUsage(prepared.messages, result.content));
+      if (result.reasoning) steps.push({ thinking: result.reasoning });
 
       const calls: RequestedCall[] = withhold
         ? []
@@ -255,7 +267,7 @@ export class Engine {
           answer = `${answer}\n\n[response timed out]`;
           yield { type: 'error', code: 'timeout', message: result.stalled.message };
         }
-        yield* this.finish({ user: text, images, answer, askedAt, model: model.id, usage, summary });
+        yield* this.finish({ user: text, images, answer, askedAt, model: model.id, usage, summary, steps });
         return;
       }
 
@@ -298,6 +310,15 @@ export class Engine {
         this.deps.logger.debug(
           `Tool ${call.server}/${call.name} ${JSON.stringify(call.arguments)} -> ${outcome.text}`,
         );
+        steps.push({
+          tool: {
+            server: call.server,
+            name: call.name,
+            arguments: call.arguments,
+            ok: !outcome.isError,
+            result: outcome.text.slice(0, KEPT_RESULT_CHARS),
+          },
+        });
         // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`).
         const calledAs = result.nativeCalls.find((c) => c.id === call.id)?.name ?? call.name;
         const pictures = outcome.images?.length

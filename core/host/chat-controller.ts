@@ -31,6 +31,8 @@ import {
 } from './mcp-extras.js';
 import type { ElicitationAnswer, ElicitationRequest, FormField } from '../types/elicitation.js';
 import type { Chat, Runtime } from './runtime.js';
+import type { ModelConfig } from '../config/load-config.js';
+import { short } from '../commands/conversation-commands.js';
 
 export type { InterruptResult };
 
@@ -339,6 +341,8 @@ export class ChatController {
       return this.emit({ type: 'command-output', lines });
     }
     if (name === '/prompt') return void (await this.usePrompt(rest.join(' ')));
+    if (name === '/retry') return void (await this.retry(rest.join(' ').trim()));
+    if (name === '/edit') return this.editLast();
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
@@ -406,12 +410,45 @@ export class ChatController {
     );
   }
 
+  /**
+   * `/retry [model]`: takes back the last answer and asks for it again, with its pictures (and with another
+   * configured model for this turn, if one is named).
+   */
+  private async retry(name: string): Promise<TurnOutcome | undefined> {
+    const say = (line: string) => void this.emit({ type: 'command-output', lines: [line] });
+    const models = this.runtime.config().models;
+    const model = name ? models.find((m) => m.label === name || m.id === name) : undefined;
+    if (name && !model) return say(`No configured model named "${name}" (see /set-model).`);
+    const [last] = this.chat.commands.lastExchanges(1);
+    if (!last) return say('Nothing to retry yet.');
+    await this.chat.commands.rewind(1);
+    say(`Asking again${model ? ` with ${model.label}` : ''}: ${short(last.user)}`);
+    this.attached = [...(last.images ?? []), ...this.attached];
+    return this.message(last.user, [], model);
+  }
+
+  /** `/edit`: takes back the last exchange and puts its message (and pictures) back to be changed and sent. */
+  private async editLast(): Promise<void> {
+    const [last] = this.chat.commands.lastExchanges(1);
+    if (!last) return this.emit({ type: 'command-output', lines: ['Nothing to edit yet.'] });
+    await this.chat.commands.rewind(1);
+    if (last.images?.length) {
+      this.attached = [...last.images, ...this.attached];
+      this.emit({ type: 'attachments', images: this.attached });
+    }
+    this.emit({
+      type: 'command-output',
+      lines: ['Took back your last message and its answer: change it and press Enter to send it again.'],
+    });
+    this.emit({ type: 'draft', text: last.user });
+  }
+
   /** How a request of ours outside the engine (a prompt, a resource) lets the server ask the user. */
   private elicitFor(server: string): Elicit {
     return (request) => this.askServer(server, request);
   }
 
-  private async message(typed: string, given: NamedImage[] = []): Promise<TurnOutcome> {
+  private async message(typed: string, given: NamedImage[] = [], model?: ModelConfig): Promise<TurnOutcome> {
     for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
     const turn = new AbortController();
     this.turn = turn;
@@ -426,7 +463,7 @@ export class ChatController {
       }
       const outcome = await runTurn(
         this.chat.engine,
-        { text, images },
+        { text, images, ...(model ? { model } : {}) },
         turn.signal,
         (event) => this.emit(event),
         (event) => this.askEngine(event),

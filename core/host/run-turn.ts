@@ -1,3 +1,4 @@
+import type { ModelConfig } from '../config/load-config.js';
 import type { Engine } from '../engine/engine.js';
 import type { Reply } from '../engine/event-channel.js';
 import type { EngineEvent, TurnStatus } from '../types/engine-event.js';
@@ -18,14 +19,14 @@ export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<Reply>
  */
 export async function runTurn(
   engine: Engine,
-  { text, images }: { text: string; images?: MessageImage[] },
+  { text, images, model }: { text: string; images?: MessageImage[]; model?: ModelConfig },
   signal: AbortSignal,
   emit: (event: EngineEvent) => void,
   ask: Ask,
 ): Promise<{ status: TurnStatus; hadError: boolean }> {
   let status: TurnStatus = 'failed';
   let hadError = false;
-  for await (const event of engine.run(text, signal, images)) {
+  for await (const event of engine.run(text, signal, images, model)) {
     emit(event);
     if (event.type === 'error') hadError = true;
     if (event.type === 'turn-end') status = event.status;

@@ -20,6 +20,8 @@ import { createMcpHandle } from './mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
+import { exportSession } from '../sessions/session-export.js';
+import { workingDirectory } from './attachments.js';
 import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
 
 /** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
@@ -167,7 +169,17 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   // What every conversation's commands share; the session commands are added per chat.
   const shared: Omit<
     CommandContext,
-    'newSession' | 'listSessions' | 'searchSessions' | 'resumeSession' | 'toolResults'
+    | 'newSession'
+    | 'listSessions'
+    | 'searchSessions'
+    | 'resumeSession'
+    | 'toolResults'
+    | 'currentSession'
+    | 'renameSession'
+    | 'deleteSession'
+    | 'exportSession'
+    | 'lastExchanges'
+    | 'rewind'
   > = {
     config: () => config,
     async setActiveModel(choice) {
@@ -253,6 +265,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         newSession: () => conversation.reset(),
         listSessions: () => sessions.list(20),
         searchSessions: (words) => sessions.search(words, 20),
+        currentSession: () => conversation.sessionFile,
+        renameSession: (title) => conversation.rename(title),
+        deleteSession: (file) => sessions.trash(file),
+        async exportSession(format, target, overwrite) {
+          const saved = await conversation.saved();
+          if (!saved) return undefined;
+          return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
+        },
+        lastExchanges: (n) => conversation.lastExchanges(n),
+        rewind: (n) => conversation.rewind(n),
         resumeSession: (file) => conversation.resume(file),
       };
       const chat: Chat = { engine, commands, conversation };

@@ -40,6 +40,8 @@ export const sessionFileSchema = z.looseObject({
   version: z._default(z.literal(1), 1),
   startedAt: z.optional(z.string()),
   model: z.optional(z.string()),
+  /** The name the user gave it (`/rename`); else its first message stands for it. */
+  title: z.optional(z.string()),
   messages: z.array(messageSchema),
   summaries: z.optional(z.array(summarySchema)),
 });

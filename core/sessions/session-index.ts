@@ -59,7 +59,7 @@ export class SessionIndex {
     const [stat, after, last] = await Promise.all([fs.stat(file), this.folderTime(), this.lastFolderTime()]);
     const name = path.basename(file);
     const entry: IndexedSession = { name, mtimeMs: stat.mtimeMs, size: stat.size, ...summary(session) };
-    const text = searchText(added ?? session.messages);
+    const text = added ? searchText(added) : searchText(session.messages, titleOf(session));
     await fs.appendFile(path.join(this.indexDir, TEXT), `${name}\t${added ? '+' : 'R'}\t${text}\n`);
     await fs.appendFile(
       path.join(this.indexDir, LIST),
@@ -161,7 +161,7 @@ export class SessionIndex {
           try {
             const session = await this.read(file);
             entries.push({ ...base, ...summary(session) });
-            text.push(`${name}\tR\t${searchText(session.messages)}`);
+            text.push(`${name}\tR\t${searchText(session.messages, titleOf(session))}`);
           } catch (error) {
             entries.push({ ...base, title: '', messageCount: 0, unreadable: (error as Error).message });
           }
@@ -225,17 +225,22 @@ export class SessionIndex {
 /** A session's listing: its title (the first line of its first message), message count and start. */
 function summary(session: SessionFile): Pick<IndexedSession, 'title' | 'messageCount' | 'startedAt'> {
   const first = session.messages.find((m) => m.role === 'user')?.content ?? '';
+  const title =
+    typeof session.title === 'string' && session.title ? session.title : first.trim().split('\n')[0];
   return {
-    title: first.trim().split('\n')[0]?.slice(0, 60) ?? '',
+    title: title?.slice(0, 60) ?? '',
     messageCount: session.messages.length,
     ...(session.startedAt ? { startedAt: session.startedAt } : {}),
   };
 }
 
+function titleOf(session: SessionFile): string {
+  return typeof session.title === 'string' ? session.title : '';
+}
+
 /** Messages as one line of searchable text: lower case, line breaks and tabs as spaces. */
-function searchText(messages: readonly SessionMessage[]): string {
-  return messages
-    .map((m) => m.content)
+function searchText(messages: readonly SessionMessage[], title = ''): string {
+  return [title, ...messages.map((m) => m.content)]
     .join(' ')
     .toLowerCase()
     .replace(/[\t\r\n]+/g, ' ');

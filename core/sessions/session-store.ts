@@ -4,7 +4,8 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile, type SessionMessage } from './session-file.js';
 import { SessionIndex, type IndexedSession } from './session-index.js';
-import { sessionFileName } from './session-name.js';
+import { sessionFileName, sessionStamp, sessionTitle } from './session-name.js';
+import { assetsDir } from './session-assets.js';
 
 /** One line of `/sessions`. An unreadable file is listed with its reason and never modified. */
 export type SessionListing =
@@ -33,7 +34,14 @@ export interface SessionStore {
   search(words: string[], limit?: number): Promise<SessionListing[]>;
   /** Loads one session for resuming; throws SessionReadError when the file cannot be used. */
   load(file: string): Promise<SessionFile>;
+  /** Gives a session a title: the file takes its name (same start time), its pictures follow; the new path. */
+  rename(file: string, session: SessionFile, title: string): Promise<string>;
+  /** Moves a session (and its pictures) to `sessions/.trash/`, where it stays 30 days. */
+  trash(file: string): Promise<void>;
 }
+
+/** How long a deleted session waits in `sessions/.trash/` before it is gone. */
+export const TRASH_DAYS = 30;
 
 /** A session file that does not parse or validate. The file is left as it is. */
 export class SessionReadError extends Error {
@@ -89,6 +97,50 @@ export class FileSessionStore implements SessionStore {
 
   async list(limit = 20): Promise<SessionListing[]> {
     return (await this.index.sessions()).slice(0, limit).map((s) => this.listing(s));
+  }
+
+  async rename(file: string, session: SessionFile, title: string): Promise<string> {
+    const stamp = /^\d{8}_\d{6}/.exec(path.basename(file))?.[0] ?? sessionStamp(new Date());
+    const named: SessionFile = { ...session, title };
+    // The title goes into the file, then the file takes its name: one file at every moment, never two.
+    await this.save(file, named);
+    const name = sessionTitle(this.secrets?.redact(title) ?? title);
+    for (let attempt = 1; ; attempt++) {
+      const next = path.join(this.dir, `${stamp}_${name}${attempt > 1 ? `_${attempt}` : ''}.json`);
+      if (next === file) return file;
+      if (await fs.stat(next).catch(() => undefined)) continue; // another session's name
+      const before = await this.index.folderTime();
+      await fs.rename(file, next);
+      await fs.rename(assetsDir(file), assetsDir(next)).catch(() => undefined);
+      await this.index.noteRemoved(path.basename(file), before);
+      await this.index.noteWrite(
+        next,
+        this.secrets?.redactDeep(named) ?? named,
+        await this.index.folderTime(),
+      );
+      return next;
+    }
+  }
+
+  async trash(file: string): Promise<void> {
+    const trash = path.join(this.dir, '.trash');
+    await fs.mkdir(trash, { recursive: true, mode: 0o700 });
+    const before = await this.index.folderTime();
+    const name = path.basename(file);
+    await fs.rename(file, path.join(trash, name));
+    await fs.rename(assetsDir(file), assetsDir(path.join(trash, name))).catch(() => undefined);
+    await this.index.noteRemoved(name, before);
+    await this.emptyTrash(trash);
+  }
+
+  /** What has waited in the trash longer than TRASH_DAYS goes for good. */
+  private async emptyTrash(trash: string): Promise<void> {
+    const cutoff = Date.now() - TRASH_DAYS * 86_400_000;
+    for (const name of await fs.readdir(trash)) {
+      const entry = path.join(trash, name);
+      const stat = await fs.stat(entry).catch(() => undefined);
+      if (stat && stat.ctimeMs < cutoff) await fs.rm(entry, { recursive: true, force: true });
+    }
   }
 
   async search(words: string[], limit = 20): Promise<SessionListing[]> {

@@ -95,6 +95,7 @@ export class TranscriptRenderer {
         return this.line(questionText(event.question, event.options));
       case 'elicitation': // the controller says who asks and why, then asks
       case 'form': // a window draws the form itself
+      case 'draft': // goes into the prompt line, not the transcript
         return '';
       case 'tool-result':
         return this.line(event.ok ? this.styles.dim(event.summary) : this.styles.red(event.summary));

@@ -66,6 +66,8 @@ export type HostEvent =
    * with the bridge's `answerForm`. Sent again with `errors` (by field name) when an answer does not fit.
    */
   | { type: 'form'; server: string; message: string; fields: FormField[]; errors?: Record<string, string> }
+  /** Text for the prompt line, to change and send (`/edit`): the front end puts it there, the cursor at its end. */
+  | { type: 'draft'; text: string }
   /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */
   | { type: 'prompt-withdrawn' }
   /** A line was submitted while a turn or command runs, and was not taken. */

@@ -42,6 +42,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     '',
   ],
   form: [{ type: 'form', server: 'github', message: 'Sign in', fields: [] }, ''],
+  draft: [{ type: 'draft', text: 'again' }, ''],
   'tool-result': [
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',

@@ -1,0 +1,148 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
+import { HacPty, plain } from '../../helpers/pty.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+// Conversations you can find, name, remove, take away and redo, in a real terminal; the files on disk and the
+// requests the fake model gets show what happened.
+const tempDir = useTempDir();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function start() {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  const second = {
+    name: 'second-model',
+    model: 'gpt-second',
+    provider: 'openai',
+    apiKey: 'sk-e2e-secret-123456',
+    baseUrl: fake.baseUrl,
+  };
+  const hacHome = writeCliHome(home, fake.baseUrl, {
+    moreModels: [second],
+    servers: { tools: testServerEntry() },
+    config: { toolCallMode: 'auto' },
+  });
+  const hac = new HacPty(home);
+  cleanups.push(() => hac.kill());
+  await hac.waitFor('humble-ai> ');
+  const sessions = path.join(hacHome, 'sessions');
+  const files = () => readdirSync(sessions).filter((f) => f.endsWith('.json'));
+  /** Sends a line and waits for `until` after it. */
+  const say = async (line: string, until: string) => {
+    const from = plain(hac.output).length;
+    hac.write(`${line}\r`);
+    return hac.waitFor(until, { from });
+  };
+  const lastUser = (n: number) => (fake.requests[n]!.body.messages.at(-1) as { content: string }).content;
+  return { fake, home, hac, sessions, files, say, lastUser };
+}
+
+describe('conversations: find, name, remove, take away, redo', () => {
+  it('a-search-finds-korean-inside-words-and-resume-counts-in-its-results', async () => {
+    const { fake, hac, say, lastUser } = await start();
+    fake.reply(openaiReply.text(['맑음.']), openaiReply.text(['Fine.']), openaiReply.text(['Again.']));
+    await say('서울날씨 알려줘', '맑음.');
+    await say('/new', 'Started a new session.');
+    await say('Review the DATABASE query', 'Fine.');
+    await say('/sessions 날씨', 'Use /resume');
+    await hac.waitFor('Sessions with "날씨", newest first:');
+    await hac.waitFor('  1) ');
+    await hac.waitFor('서울날씨 알려줘  (2 messages)');
+    await say('/sessions database QUERY', 'Review the DATABASE query');
+    await say('/sessions 날씨', 'Use /resume');
+    await say('/resume 1', 'Resumed "서울날씨 알려줘" (2 messages).');
+    await say('and tomorrow?', 'Again.');
+    expect(fake.requests[2]!.body.messages.map((m: { content: string }) => m.content)).toContain('맑음.');
+    expect(lastUser(2)).toBe('and tomorrow?');
+  });
+
+  it('rename-moves-the-file-delete-asks-and-keeps-it-in-the-trash', async () => {
+    const { fake, files, sessions, say } = await start();
+    fake.reply(openaiReply.text(['Hi.']));
+    await say('hello there', 'Hi.');
+    expect(files()).toHaveLength(1);
+    const before = files()[0]!;
+    await say('/rename 여행 계획', 'Renamed this session "여행 계획"');
+    const after = files()[0]!;
+    expect(files()).toHaveLength(1);
+    expect(after).toBe(`${before.slice(0, 15)}_여행_계획.json`);
+    expect(JSON.parse(readFileSync(path.join(sessions, after), 'utf8')).title).toBe('여행 계획');
+    await say('/sessions', '여행 계획  (2 messages)');
+    await say('/delete 1', 'Delete it? (1 to delete, 0 to keep): ');
+    await say('0', 'Kept.');
+    expect(files()).toEqual([after]);
+    await say('/delete 1', 'Delete it?');
+    await say('1', 'It was this conversation: a new session starts with your next message.');
+    expect(files()).toEqual([]);
+    expect(readdirSync(path.join(sessions, '.trash'))).toEqual([after]);
+  });
+
+  it('export-writes-markdown-with-tool-calls-and-json-and-asks-before-replacing', async () => {
+    const { fake, home, say, hac } = await start();
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: '안녕', times: 2 } }]),
+      openaiReply.thinking(['Let me think.'], ['**Done**: the answer.']),
+    );
+    await say('explain it', 'the answer.');
+    await say('/export', 'Exported this conversation to');
+    const md = readdirSync(home).find((f) => f.endsWith('.md'))!;
+    const text = readFileSync(path.join(home, md), 'utf8');
+    expect(text).toContain('## 1. You');
+    expect(text).toContain('explain it');
+    expect(text).toContain('<details><summary>Thinking</summary>\n\nLet me think.\n\n</details>');
+    expect(text).toContain('**Done**: the answer.');
+    expect(text).toContain(
+      '**Tool call** `tools/echo`\n\n```json\n{\n  "text": "안녕",\n  "times": 2\n}\n```',
+    );
+    expect(text).toMatch(/<details><summary>Result<\/summary>\n\n```\n안녕/);
+    await say(`/export json out.json`, 'Exported this conversation to');
+    expect(JSON.parse(readFileSync(path.join(home, 'out.json'), 'utf8')).messages).toHaveLength(2);
+    await say('/export', 'exists.');
+    await hac.waitFor('Replace it? (1 to replace, 0 to keep it): ');
+    await say('0', 'Not exported.');
+  });
+
+  it('retry-edit-and-rewind-take-back-exchanges-from-the-context-and-the-file', async () => {
+    const { fake, sessions, files, say, lastUser, hac } = await start();
+    fake.reply(
+      openaiReply.text(['One.']),
+      openaiReply.text(['Two.']),
+      openaiReply.text(['Two, again.']),
+      openaiReply.text(['Two, from the second model.']),
+      openaiReply.text(['Edited.']),
+    );
+    await say('first', 'One.');
+    await say('second', 'Two.');
+    await say('/retry', 'Two, again.');
+    expect(lastUser(2)).toBe('second');
+    // The retried answer replaced the old one: the model saw each exchange once.
+    expect(fake.requests[2]!.body.messages.filter((m: { content: string }) => m.content === 'Two.')).toEqual(
+      [],
+    );
+    await say('/retry second-model', 'Two, from the second model.');
+    expect(fake.requests[3]!.body.model).toBe('gpt-second');
+    await say('/edit', 'change it and press Enter to send it again.');
+    await hac.waitFor('humble-ai> second');
+    hac.write(' (edited)\r');
+    await hac.waitFor('Edited.');
+    expect(lastUser(4)).toBe('second (edited)');
+    const stored = () =>
+      JSON.parse(readFileSync(path.join(sessions, files()[0]!), 'utf8')).messages.map(
+        (m: { content: string }) => m.content,
+      );
+    expect(stored()).toEqual(['first', 'One.', 'second (edited)', 'Edited.']);
+    await say('/rewind', '"second (edited)" → "Edited."');
+    await say('1', 'Took back the last exchange.');
+    expect(stored()).toEqual(['first', 'One.']);
+    expect(existsSync(path.join(sessions, files()[0]!))).toBe(true);
+  });
+});
