@@ -1,4 +1,4 @@
-import { createRuntime, HacError, type Runtime } from '../core/index.js';
+import { addModelHint, createRuntime, HacError, type Runtime } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
@@ -64,8 +64,11 @@ export async function main(argv: string[], version: string): Promise<number> {
     // `--resume` is `/resume 1` before the first message.
     if (!oneShot) return await runRepl(runtime, { resume: options.resume });
     if (!config.activeModel) {
+      // No model at all (a first run): the same example the prompt gives, and where the keys come from.
       process.stderr.write(
-        `hac: no model to use. Set "active": true on a model in ${config.file}, or pass --model <name>.\n`,
+        config.models.length
+          ? `hac: no model to use. Set "active": true on a model in ${config.file}, or pass --model <name>.\n`
+          : `hac: no model to use. ${addModelHint(config.file)}\n`,
       );
       return EXIT.usage;
     }

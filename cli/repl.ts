@@ -189,6 +189,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   });
 
   if (options.resume) await controller.submit('/resume 1');
+  await controller.offerSetUp(); // a first run with a provider within reach: write config.json for it?
   showPrompt();
   mark('prompt shown');
   if (markdown) {

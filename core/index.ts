@@ -21,4 +21,5 @@ export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';
 export { cellWidth } from './text/cell-width.js';
 export { hacPaths } from './config/paths.js';
+export { addModelHint } from './config/add-model-hint.js';
 export type { Logger } from './logging/logger.js';

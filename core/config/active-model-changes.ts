@@ -24,11 +24,11 @@ export function activeModelChanges(current: unknown, choice: ActiveModelChoice):
       : [...turnOff, { path: ['models', choice.index, 'active'], value: true }];
   }
   const { name, provider, baseUrl, apiKey } = choice.add;
-  // An Ollama entry always names its server; a Claude one only a proxy, and carries the key reference it was found with.
+  // An Ollama entry always names its server; the others only a proxy, and carry the key reference they were found with.
   const entry = {
     name,
     provider,
-    ...(provider === 'ollama' || baseUrl !== DEFAULT_BASE_URL.anthropic ? { baseUrl } : {}),
+    ...(provider === 'ollama' || baseUrl !== DEFAULT_BASE_URL[provider] ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
     active: true,
   };

@@ -7,5 +7,8 @@ export function addModelHint(configFile: string): string {
     { "name": "claude-sonnet-4-6", "provider": "anthropic", "apiKey": "\${ANTHROPIC_API_KEY}" },
     { "name": "llama3.2", "provider": "ollama", "baseUrl": "http://localhost:11434" }
   ]
-}`;
+}
+The keys are read from the environment variables named there (OPENAI_API_KEY, ANTHROPIC_API_KEY): write \${VAR},
+never the key itself. With one of them set, or an Ollama server on localhost:11434, the hac prompt offers to
+write this file for you.`;
 }

@@ -74,6 +74,7 @@ export class BridgeSession {
       if (event.type === 'exit') this.options.onExit();
     });
     await controller.start();
+    void controller.offerSetUp();
   }
 
   /** Runs one call; resolves with its result, after the events it caused. */

@@ -58,6 +58,9 @@ interface PendingQuestion {
   };
 }
 
+/** The first run's question, when a provider is within reach and there is no config.json. */
+const SET_UP_QUESTION = 'Write config.json for which? (a number, 0 for not now): ';
+
 /** Shown when a line is typed while a window's form waits for its own buttons. */
 const FORM_WAITING = 'Fill in the form above and press Submit, or Decline (Esc declines too).';
 
@@ -143,6 +146,45 @@ export class ChatController {
     this.runtime.startMcp();
     await this.mcpProblems.check();
     await this.refreshStatus();
+  }
+
+  /**
+   * No config.json yet, and a provider within reach (a key in the environment, a local Ollama with models): offer
+   * to write a config.json for it, the key as `${VAR}`. Nothing is written without the user's choice. Resolves when
+   * it has been answered (at once when there is nothing to offer): a terminal asks before its first prompt.
+   */
+  async offerSetUp(): Promise<void> {
+    if (this.options.unattended) return;
+    const choices = await this.runtime.setUpChoices().catch(() => []);
+    if (!choices.length || !this.idle || this.closed) return;
+    const labels = choices.map((c) => c.label);
+    this.emit({
+      type: 'command-output',
+      lines: [
+        `No config.json yet. hac can write ${this.runtime.paths.config} for what it found:`,
+        ...labels.map((label, i) => `  ${i + 1}) ${label}`),
+      ],
+    });
+    const reply = (await this.ask('choice', SET_UP_QUESTION, labels).catch(() => '0')).trim();
+    const chosen = /^\d+$/.test(reply) ? choices[Number(reply) - 1] : undefined;
+    if (!chosen)
+      return this.emit({
+        type: 'command-output',
+        lines: ['Nothing written. /help says how to add a model by hand.'],
+      });
+    try {
+      const active = await this.chat.commands.setActiveModel({ add: chosen.model });
+      const key = chosen.model.apiKey ? ` (its key is read from ${chosen.model.apiKey}, never written)` : '';
+      this.emit({
+        type: 'command-output',
+        lines: [
+          `Wrote config.json with ${active.label} (${active.provider}) as the active model${key}. Ask away.`,
+        ],
+      });
+    } catch (error) {
+      this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
+    }
+    this.emitStatus();
   }
 
   /** The state a status bar shows. */

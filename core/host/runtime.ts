@@ -22,6 +22,8 @@ import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
 import { exportSession } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
+import { firstRunChoices } from './first-run-offer.js';
+import type { DiscoveredModel } from '../config/discovered-model.js';
 import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
 
 /** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
@@ -90,6 +92,8 @@ export interface Runtime {
   mcpReady(): Promise<McpPool | undefined>;
   /** Called when a conversation changes a shared setting (model, tool mode, servers); returns the unsubscribe. */
   onSettingsChange(listener: (change: SettingsChange) => void): () => void;
+  /** What a first run could be set up with (no config.json yet): keys in the environment, a local Ollama's models. */
+  setUpChoices(): Promise<{ model: DiscoveredModel; label: string }[]>;
   /** A new conversation, sharing everything above. */
   openChat(options?: ChatOptions): Chat;
   /** Closes every MCP session (stdio children are gone when it resolves) and flushes the log. */
@@ -230,6 +234,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: () => mcp.view(),
     mcpPool: () => mcp.pool(),
+    setUpChoices: () => firstRunChoices(paths.config, env, logger),
     mcpReady: () => mcp.readyPool(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
@@ -81,6 +81,50 @@ describe('hac in a pseudo-terminal', () => {
     );
     hac.write('/exit\r');
     expect((await hac.exited).exitCode).toBe(0);
+  });
+
+  it('with-a-key-in-the-environment-it-offers-to-write-config-json-and-writes-only-after-a-yes', async () => {
+    const home = tempDir();
+    const config = path.join(home, '.humble-ai-cli', 'config.json');
+    const no = new HacPty(home, [], { OPENAI_API_KEY: 'sk-first-run-secret-42' });
+    running.push(no);
+    await no.waitFor('No config.json yet. hac can write');
+    await no.waitFor('  1) openai: gpt-4o (key from $OPENAI_API_KEY)');
+    await no.waitFor('Write config.json for which? (a number, 0 for not now): ');
+    no.write('0\r');
+    await no.waitFor('Nothing written.');
+    expect(existsSync(config)).toBe(false);
+    no.write('/exit\r');
+    await no.exited;
+
+    const yes = new HacPty(home, [], { OPENAI_API_KEY: 'sk-first-run-secret-42' });
+    running.push(yes);
+    await yes.waitFor('Write config.json for which?');
+    yes.write('1\r');
+    await yes.waitFor(
+      'Wrote config.json with gpt-4o (openai) as the active model (its key is read from ${OPENAI_API_KEY}, never written). Ask away.',
+    );
+    const written = readFileSync(config, 'utf8');
+    expect(JSON.parse(written)).toEqual({
+      models: [{ name: 'gpt-4o', provider: 'openai', apiKey: '${OPENAI_API_KEY}', active: true }],
+    });
+    expect(written).not.toContain('sk-first-run-secret-42');
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    yes.write('/exit\r');
+    await yes.exited;
+  });
+
+  it('hac-p-without-config-json-prints-the-example-and-the-environment-variables-it-reads', () => {
+    const home = tempDir();
+    const result = spawnSync(process.execPath, [HAC_BIN, '-p', 'hi'], {
+      env: { PATH: process.env.PATH, HOME: home, HAC_HOME: path.join(home, '.humble-ai-cli') },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('hac: no model to use. Add a model to');
+    expect(result.stderr).toContain(
+      'The keys are read from the environment variables named there (OPENAI_API_KEY, ANTHROPIC_API_KEY)',
+    );
   });
 
   it('a-broken-config-stops-hac-with-exit-2-and-leaves-the-file-untouched', async () => {
