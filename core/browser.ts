@@ -5,6 +5,14 @@ export { ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { CODE_MARK_OSC } from './transcript/markdown-stream.js';
 export type { HostEvent, ChatStatus } from './types/host-event.js';
-export type { HacBridge, BridgeMessage, BridgeMethod, BridgeParams, FormReply } from './host/bridge.js';
+export type {
+  HacBridge,
+  BridgeMessage,
+  BridgeMethod,
+  BridgeParams,
+  FormReply,
+  SessionView,
+  SessionRequest,
+} from './host/bridge.js';
 export { ShownEvents } from './host/shown-events.js';
 export { WordWrap } from './transcript/word-wrap.js';

@@ -17,6 +17,8 @@ const bridge: HacBridge = {
   attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
   detach: (index) => call('detach', { index }) as Promise<void>,
   answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
+  sessions: (query) => call('sessions', { query }) as ReturnType<HacBridge['sessions']>,
+  manageSession: (request) => call('manageSession', request) as Promise<string>,
   onEvents(listener) {
     const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
       listener(events, replay === true);

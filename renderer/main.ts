@@ -8,6 +8,7 @@ import { createLineMarks } from './line-marks.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
 import { createServerForm } from './server-form.js';
+import { createSessionList } from './session-list.js';
 import { createStatusLine } from './status-line.js';
 import { createStopButton } from './stop-button.js';
 import { installTestHooks } from './test-hooks.js';
@@ -52,6 +53,15 @@ const attachments = createAttachments({
   bridge,
 });
 const form = createServerForm(byId('server-form'), bridge, () => prompt.focus());
+const sessions = createSessionList(byId('sessions'), byId('sessions-button'), bridge, () => prompt.focus());
+// "Open in a new window" from the session list: this page opens that session once, and forgets the request.
+const resume = new URLSearchParams(location.search).get('resume');
+if (resume) {
+  const url = new URL(location.href);
+  url.searchParams.delete('resume');
+  history.replaceState(null, '', url.href);
+  void bridge.manageSession({ action: 'open', name: resume });
+}
 const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeCodeCopy = createCodeCopy(view);
 const removeTestHooks = installTestHooks(view, output);
@@ -84,6 +94,7 @@ addEventListener('pagehide', () => {
   choices.dispose();
   attachments.dispose();
   form.dispose();
+  sessions.dispose();
   stop.dispose();
   view.dispose();
 });

@@ -77,6 +77,8 @@ export function connectWebSocketBridge(url: string): HacBridge {
     attach: (name, data) => call('attach', { name, data }) as Promise<boolean>,
     detach: (index) => call('detach', { index }) as Promise<void>,
     answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
+    sessions: (query) => call('sessions', { query }) as ReturnType<HacBridge['sessions']>,
+    manageSession: (request) => call('manageSession', request) as Promise<string>,
     // In a browser the page opens links itself, in a new tab that cannot reach back into this one.
     openLink: (url) => {
       if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');

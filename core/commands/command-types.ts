@@ -59,8 +59,11 @@ export interface CommandContext {
   resumeSession(file: string): Promise<number>;
   /** This conversation's session file, if it has one yet. */
   currentSession(): string | undefined;
-  /** Gives this conversation's session a title (its file is renamed after it); the new file, if there is one. */
-  renameSession(title: string): Promise<string | undefined>;
+  /**
+   * Gives a session a title (its file is renamed after it): this conversation's, or the file named; the new file,
+   * if there is one.
+   */
+  renameSession(title: string, file?: string): Promise<string | undefined>;
   /** Moves a session file to the trash (kept 30 days). */
   deleteSession(file: string): Promise<void>;
   /** Writes this conversation for the user to take away (see exportSession); undefined before the first answer. */
@@ -68,6 +71,8 @@ export interface CommandContext {
     format: 'md' | 'json',
     target: string | undefined,
     overwrite: boolean,
+    /** Another session file than this conversation's. */
+    file?: string,
   ): Promise<{ file: string } | { exists: string } | undefined>;
   /** The last `n` exchanges of this conversation, oldest first. */
   lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[];

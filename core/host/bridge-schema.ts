@@ -4,6 +4,12 @@ import { BRIDGE_LIMITS, type BridgeCall } from './bridge.js';
 const id = z.int().check(z.nonnegative());
 const none = z.strictObject({});
 const text = (max: number) => z.string().check(z.maxLength(max));
+/** A file name in `sessions/`, never a path: the page names sessions, it cannot point elsewhere. */
+const sessionName = z.string().check(
+  z.maxLength(255),
+  z.regex(/^[^/\\]+\.json$/),
+  z.refine((n) => !n.startsWith('.')),
+);
 
 /**
  * Every call a page may make, validated where it arrives (the `hac web` socket and Electron's IPC handlers):
@@ -57,6 +63,24 @@ export const bridgeCallSchema = z.discriminatedUnion('method', [
           ),
       }),
       z.strictObject({ action: z.enum(['decline', 'cancel']) }),
+    ]),
+  }),
+  z.strictObject({
+    id,
+    method: z.literal('sessions'),
+    params: z.strictObject({ query: text(BRIDGE_LIMITS.prefixChars) }),
+  }),
+  z.strictObject({
+    id,
+    method: z.literal('manageSession'),
+    params: z.union([
+      z.strictObject({ action: z.enum(['open', 'delete']), name: sessionName }),
+      z.strictObject({
+        action: z.literal('rename'),
+        name: sessionName,
+        title: text(BRIDGE_LIMITS.nameChars),
+      }),
+      z.strictObject({ action: z.literal('export'), name: sessionName, format: z.enum(['md', 'json']) }),
     ]),
   }),
 ]);

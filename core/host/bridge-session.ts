@@ -109,6 +109,12 @@ export class BridgeSession {
         return Promise.resolve(null);
       case 'answerForm':
         return Promise.resolve(controller ? controller.answerForm(call.params) : false);
+      case 'sessions':
+        return controller ? controller.findSessions(call.params.query) : Promise.resolve([]);
+      case 'manageSession':
+        return controller
+          ? controller.manageSession(call.params)
+          : Promise.resolve('hac cannot start yet: fix config.json first.');
     }
   }
 

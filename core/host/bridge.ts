@@ -26,6 +26,10 @@ export interface HacBridge {
    * that do not fit come back as a `form` event with `errors`.
    */
   answerForm(answer: FormReply): Promise<boolean>;
+  /** The session list: the recent sessions, or those holding every word of `query`. */
+  sessions(query: string): Promise<SessionView[]>;
+  /** Opens, renames, deletes (to the trash) or exports a session of the list; resolves with one line saying what happened. */
+  manageSession(request: SessionRequest): Promise<string>;
   /**
    * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
    * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
@@ -46,7 +50,31 @@ export interface BridgeParams {
   attach: { name: string; data: string };
   detach: { index: number };
   answerForm: FormReply;
+  sessions: { query: string };
+  manageSession: SessionRequest;
 }
+
+/** One session as the window's list shows it. */
+export interface SessionView {
+  /** The file's name in `sessions/`: how the list asks for it. */
+  name: string;
+  title: string;
+  /** When it last changed, ISO 8601. */
+  modified: string;
+  messages: number;
+  /** A search's hit: the first line holding one of the words. */
+  match?: string;
+  /** Why it cannot be opened (it is listed, never changed). */
+  unreadable?: string;
+  /** It is this window's conversation. */
+  current: boolean;
+}
+
+/** What the session list asks of a session. */
+export type SessionRequest =
+  | { action: 'open' | 'delete'; name: string }
+  | { action: 'rename'; name: string; title: string }
+  | { action: 'export'; name: string; format: 'md' | 'json' };
 
 /** A window's reply to a server's form. */
 export type FormReply =

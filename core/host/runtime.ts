@@ -271,10 +271,14 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         listSessions: () => sessions.list(20),
         searchSessions: (words) => sessions.search(words, 20),
         currentSession: () => conversation.sessionFile,
-        renameSession: (title) => conversation.rename(title),
+        async renameSession(title, file) {
+          if (!file || file === conversation.sessionFile) return conversation.rename(title);
+          return sessions.rename(file, await sessions.load(file), title);
+        },
         deleteSession: (file) => sessions.trash(file),
-        async exportSession(format, target, overwrite) {
-          const saved = await conversation.saved();
+        async exportSession(format, target, overwrite, file) {
+          const other = file && file !== conversation.sessionFile;
+          const saved = other ? { file, session: await sessions.load(file) } : await conversation.saved();
           if (!saved) return undefined;
           return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
         },

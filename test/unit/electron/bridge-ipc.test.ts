@@ -119,8 +119,10 @@ describe('the preload bridge', () => {
       'detach',
       'history',
       'interrupt',
+      'manageSession',
       'onEvents',
       'openLink',
+      'sessions',
       'submit',
     ]);
     expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);

@@ -14,6 +14,13 @@ describe('bridge payloads are validated where they arrive (R-DESK-4)', () => {
       params: { action: 'accept', values: { name: '김민수', newsletter: true, extras: ['cake'] } },
     },
     { id: 7, method: 'answerForm', params: { action: 'decline' } },
+    { id: 8, method: 'sessions', params: { query: '서울 날씨' } },
+    {
+      id: 9,
+      method: 'manageSession',
+      params: { action: 'rename', name: '20261120_100000_a.json', title: '새 제목' },
+    },
+    { id: 10, method: 'manageSession', params: { action: 'export', name: 'a.json', format: 'md' } },
   ])('accepts $method', (call) => {
     expect(parseBridgeCall(call)).toEqual({ ok: true, call });
   });
@@ -44,6 +51,18 @@ describe('bridge payloads are validated where they arrive (R-DESK-4)', () => {
     [
       'a declined form with values',
       { id: 1, method: 'answerForm', params: { action: 'decline', values: {} } },
+    ],
+    [
+      'a session outside sessions/',
+      { id: 1, method: 'manageSession', params: { action: 'open', name: '../config.json' } },
+    ],
+    [
+      'the session index',
+      { id: 1, method: 'manageSession', params: { action: 'delete', name: '.index.json' } },
+    ],
+    [
+      'an export format hac lacks',
+      { id: 1, method: 'manageSession', params: { action: 'export', name: 'a.json', format: 'pdf' } },
     ],
     ['not an object', 'submit'],
     ['null', null],

@@ -1,0 +1,160 @@
+import type { HacBridge, SessionView } from './core-types.js';
+
+/** How long typing pauses before the list searches (each key would otherwise search). */
+const SEARCH_PAUSE_MS = 120;
+
+/**
+ * The session list (the ☰ button, Ctrl/Cmd+K): search as you type (an IME's composition searches once it commits),
+ * newest first with the line that matched; open a session here or in a new window, rename it, export it as
+ * Markdown or JSON, or delete it (to the trash, after a second click).
+ */
+export interface SessionList {
+  open(): void;
+  dispose(): void;
+}
+
+export function createSessionList(
+  dialog: HTMLDialogElement,
+  button: HTMLButtonElement,
+  bridge: HacBridge,
+  done: () => void,
+): SessionList {
+  const search = document.createElement('input');
+  search.type = 'search';
+  search.placeholder = 'Search sessions (all the words)';
+  search.setAttribute('aria-label', 'Search sessions');
+  search.spellcheck = false;
+  const list = document.createElement('ul');
+  list.className = 'session-items';
+  const note = document.createElement('p');
+  note.className = 'session-note';
+  note.setAttribute('aria-live', 'polite');
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Close';
+  dialog.replaceChildren(search, list, note, close);
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = 0;
+  const refresh = async () => {
+    const ask = ++asked;
+    const found = await bridge.sessions(search.value);
+    if (ask !== asked) return; // typed on meanwhile: a newer search answers
+    list.replaceChildren(...found.map(item));
+    // What an action said stays; an empty list says why it is empty.
+    if (!found.length && !note.textContent)
+      note.textContent = search.value.trim() ? 'No session holds all those words.' : 'No saved sessions yet.';
+  };
+  const later = () => {
+    note.textContent = '';
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), SEARCH_PAUSE_MS);
+  };
+  const act = async (request: Parameters<HacBridge['manageSession']>[0]) => {
+    note.textContent = await bridge.manageSession(request);
+    if (request.action === 'open') return void dialog.close();
+    await refresh();
+  };
+
+  const item = (session: SessionView): HTMLLIElement => {
+    const li = document.createElement('li');
+    li.dataset.name = session.name;
+    const title = document.createElement('strong');
+    title.textContent = `${session.title}${session.current ? ' (this window)' : ''}`;
+    const about = document.createElement('small');
+    about.textContent = session.unreadable
+      ? `unreadable: ${session.unreadable}`
+      : `${new Date(session.modified).toLocaleString()} · ${session.messages} messages`;
+    li.append(title, about);
+    if (session.match) {
+      const match = document.createElement('span');
+      match.className = 'session-match';
+      match.textContent = session.match;
+      li.append(match);
+    }
+    const actions = document.createElement('span');
+    actions.className = 'session-actions';
+    const add = (label: string, run: (b: HTMLButtonElement) => void) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.addEventListener('click', () => run(b));
+      actions.append(b);
+    };
+    if (!session.unreadable) {
+      add('Open', () => void act({ action: 'open', name: session.name }));
+      add('New window', () => {
+        const url = new URL(location.href);
+        url.searchParams.set('resume', session.name);
+        window.open(url.href, '_blank', 'noopener');
+      });
+      add('Rename', () => rename(li, title, session));
+      add('Export .md', () => void act({ action: 'export', name: session.name, format: 'md' }));
+      add('Export .json', () => void act({ action: 'export', name: session.name, format: 'json' }));
+    }
+    // A second click deletes: one slip of the mouse never loses a conversation.
+    add('Delete', (b) => {
+      if (b.dataset.sure) return void act({ action: 'delete', name: session.name });
+      b.dataset.sure = 'yes';
+      b.textContent = 'Click again to delete';
+    });
+    li.append(actions);
+    return li;
+  };
+
+  /** The title becomes a field: Enter (not one that commits an IME syllable) saves, Escape leaves it. */
+  const rename = (li: HTMLLIElement, title: HTMLElement, session: SessionView) => {
+    const field = document.createElement('input');
+    field.value = session.title;
+    field.setAttribute('aria-label', 'New title');
+    field.addEventListener('keydown', (event) => {
+      if (event.isComposing || event.keyCode === 229) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation(); // the dialog stays open
+        field.replaceWith(title);
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+        void act({ action: 'rename', name: session.name, title: field.value });
+      }
+    });
+    title.replaceWith(field);
+    field.focus();
+    field.select();
+    li.dataset.renaming = 'yes';
+  };
+
+  const open = () => {
+    if (dialog.open) return;
+    note.textContent = '';
+    dialog.showModal();
+    search.focus();
+    search.select();
+    void refresh();
+  };
+
+  const listening = new AbortController();
+  const { signal } = listening;
+  search.addEventListener('input', (event) => !event.isComposing && later(), { signal });
+  search.addEventListener('compositionend', later, { signal });
+  close.addEventListener('click', () => dialog.close(), { signal });
+  dialog.addEventListener('close', done, { signal });
+  button.addEventListener('click', open, { signal });
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+      if (
+        (mac ? event.metaKey : event.ctrlKey) &&
+        !event.shiftKey &&
+        !event.altKey &&
+        event.code === 'KeyK'
+      ) {
+        event.preventDefault();
+        open();
+      }
+    },
+    { signal },
+  );
+  return { open, dispose: () => listening.abort() };
+}

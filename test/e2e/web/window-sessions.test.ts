@@ -1,0 +1,128 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { commit, compose, run, syllable } from '../../helpers/ime.js';
+import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+
+// The window's session list, in Chromium through `hac web`: Ctrl+K, search as you type (Korean through the IME
+// path), rename, export, delete (to the trash) and open; the files on disk show what happened.
+describe.skipIf(NO_BROWSER)(
+  `the session list in the window${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    let fake: OpenAIFake;
+    let web: HacWeb;
+    let browser: Browser;
+    let page: Page;
+    let home: string;
+    let sessions: string;
+
+    const session = (first: string, answer: string) =>
+      JSON.stringify({
+        version: 1,
+        startedAt: '2026-11-20T10:00:00+09:00',
+        model: 'gpt-test',
+        messages: [
+          { role: 'user', content: first },
+          { role: 'assistant', content: answer },
+        ],
+      });
+
+    beforeAll(async () => {
+      fake = await startOpenAIFake();
+      // One home for the whole file (the tests go on from each other).
+      home = mkdtempSync(path.join(os.tmpdir(), 'hac-sessions-'));
+      const hacHome = writeCliHome(home, fake.baseUrl);
+      sessions = path.join(hacHome, 'sessions');
+      mkdirSync(sessions, { recursive: true });
+      writeFileSync(
+        path.join(sessions, '20261120_100000_서울_날씨.json'),
+        session('서울 날씨 알려줘', '오늘은 맑아요.'),
+      );
+      writeFileSync(
+        path.join(sessions, '20261121_100000_Deploy.json'),
+        session('Deploy to staging', 'Deployed.'),
+      );
+      writeFileSync(
+        path.join(sessions, '20261122_100000_Review.json'),
+        session('Review the query', 'Looks fine.'),
+      );
+      web = await HacWeb.start(home);
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await web?.stop();
+      await fake?.close();
+      rmSync(home, { recursive: true, force: true });
+    });
+
+    const items = () => page.locator('#sessions li');
+
+    it('ctrl-k-opens-the-list-and-korean-typed-through-the-ime-searches-as-you-type', async () => {
+      await page.keyboard.press('Control+KeyK');
+      await expect.poll(() => items().count()).toBe(3);
+      const cdp = await page.context().newCDPSession(page);
+      await run(
+        cdp,
+        [...syllable(['ㅅ', '서']), compose('ㅇ'), compose('우'), compose('울'), commit('울')],
+        'awaited',
+      );
+      await expect.poll(() => items().count()).toBe(1);
+      await expect.poll(() => items().first().textContent()).toContain('서울 날씨 알려줘');
+      expect(await page.locator('#sessions .session-match').textContent()).toBe('서울 날씨 알려줘');
+      if (process.env.HAC_SCREENSHOTS) {
+        await page.locator('#sessions input[type=search]').fill('');
+        await expect.poll(() => items().count()).toBe(3);
+        await page.screenshot({ path: `${process.env.HAC_SCREENSHOTS}/desktop-sessions.png` });
+        await page.locator('#sessions input[type=search]').fill('서울');
+        await expect.poll(() => items().count()).toBe(1);
+      }
+    });
+
+    it('rename-export-and-delete-change-the-files-on-disk', async () => {
+      await items().first().getByRole('button', { name: 'Rename' }).click();
+      await page.getByLabel('New title').fill('Seoul weather');
+      await page.getByLabel('New title').press('Enter');
+      await expect
+        .poll(() => page.locator('.session-note').textContent())
+        .toBe('Renamed to "Seoul weather".');
+      expect(readdirSync(sessions).filter((f) => f.endsWith('.json'))).toContain(
+        '20261120_100000_Seoul_weat.json',
+      );
+      await items().first().getByRole('button', { name: 'Export .md' }).click();
+      await expect.poll(() => page.locator('.session-note').textContent()).toContain('Exported to');
+      expect(existsSync(path.join(home, '20261120_100000_Seoul_weat.md'))).toBe(true);
+      const remove = items().first().getByRole('button', { name: 'Delete' });
+      await remove.click();
+      expect(existsSync(path.join(sessions, '20261120_100000_Seoul_weat.json'))).toBe(true); // one click: not yet
+      await items().first().getByRole('button', { name: 'Click again to delete' }).click();
+      await expect.poll(() => page.locator('.session-note').textContent()).toContain('Moved');
+      expect(readdirSync(path.join(sessions, '.trash'))).toEqual(['20261120_100000_Seoul_weat.json']);
+    });
+
+    it('open-continues-a-session-in-this-window', async () => {
+      await page.locator('#sessions input[type=search]').fill('');
+      await expect.poll(() => items().count()).toBe(2);
+      await page
+        .locator('#sessions li', { hasText: 'Deploy to staging' })
+        .getByRole('button', { name: 'Open' })
+        .click();
+      await expect
+        .poll(() => page.locator('#sessions').evaluate((d) => (d as HTMLDialogElement).open))
+        .toBe(false);
+      await waitForTranscript(page, /humble-ai> Deploy to staging\nDeployed\./);
+      fake.reply(openaiReply.text(['Rolled back.']));
+      await send(page, 'roll it back');
+      await waitForTranscript(page, /Rolled back\./);
+      const contents = fake.requests[0]!.body.messages.map((m: { content: string }) => m.content);
+      expect(contents).toContain('Deployed.');
+    });
+  },
+);
