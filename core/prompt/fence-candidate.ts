@@ -135,11 +135,10 @@ export class FenceCandidate implements Candidate {
     // A closing fence written right after the JSON (`}```) is not part of the body.
     const body = fenceBody.replace(/`+\s*$/, '');
     const whole = parseLenientJson(body);
-    const direct = whole.ok
-      ? classifyValue(whole.value, host.resolver, false)
-      : this.lang === 'tool_code'
-        ? readToolCode(body, host.resolver)
-        : null;
+    // Python calls can pass for lenient JSON (`add(a=2)`): in a tool_code block they are read as Python too.
+    const direct =
+      (whole.ok ? classifyValue(whole.value, host.resolver, false) : null) ??
+      (this.lang === 'tool_code' ? readToolCode(body, host.resolver) : null);
     if (direct) return host.hide(direct);
     const inner = host.splitInner(body);
     if (inner.calls.length > 0 && inner.text.trim() === '') return host.hide(inner.calls);

@@ -49,13 +49,21 @@ export function createToolResolver(tools: readonly ToolRef[]): ToolResolver {
           (t) => t.server.toLowerCase() === server.toLowerCase(),
         );
         if (folded.length === 1 && folded[0]) return { kind: 'found', tool: folded[0] };
-        return { kind: 'unknown' };
       }
       const named = byName.get(name) ?? [];
+      // A wrong server (or none) for a tool name that exists on exactly one server still names that tool.
       if (named.length === 1 && named[0]) return { kind: 'found', tool: named[0] };
-      if (named.length > 1) return { kind: 'ambiguous', servers: named.map((t) => t.server) };
+      if (named.length > 1)
+        return server === undefined
+          ? { kind: 'ambiguous', servers: named.map((t) => t.server) }
+          : { kind: 'unknown' };
       const aliased = namespaced.get(name);
-      if (aliased) return { kind: 'found', tool: aliased };
+      if (aliased && (server === undefined || aliased.server === server))
+        return { kind: 'found', tool: aliased };
+      // `wrong__add`, `other.add`, `x/add`: a server-qualified name whose tool part is one server's tool.
+      const tail = /(?:__|[./])([^./]+)$/.exec(name)?.[1];
+      const unique = tail && tail !== name ? byName.get(tail) : undefined;
+      if (unique?.length === 1 && unique[0]) return { kind: 'found', tool: unique[0] };
       return { kind: 'unknown' };
     },
     describeAvailable: () => available,

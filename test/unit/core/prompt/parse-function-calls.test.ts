@@ -281,11 +281,38 @@ describe('parseFunctionCalls: attempted calls', () => {
     });
   });
 
-  it('unknown-server-is-an-attempted-call', () => {
+  it('a-wrong-server-for-a-tool-only-one-server-has-runs-it-there', () => {
     const [call] = calls('{"server": "nope", "name": "resolve-library-id", "arguments": {}}');
-    expect(call).toMatchObject({ type: 'attempted-call-error', server: 'nope', name: 'resolve-library-id' });
+    expect(call).toMatchObject({ type: 'call', name: 'resolve-library-id' });
+    expect(call?.type === 'call' && call.server).not.toBe('nope');
+    for (const written of [
+      'nope__resolve-library-id',
+      'nope.resolve-library-id',
+      'nope/resolve-library-id',
+    ]) {
+      const [named] = calls(`{"name": "${written}", "arguments": {}}`);
+      expect(named).toMatchObject({ type: 'call', name: 'resolve-library-id' });
+    }
+  });
+
+  it('gemma-3-tool-code-with-a-bare-call-and-numbers-is-a-call', () => {
+    for (const body of [
+      'get-library-docs(tokens=2000, topic="hooks")',
+      'print(get-library-docs(tokens=2000))',
+    ]) {
+      const parsed = parseFunctionCalls(`Let me look.\n\`\`\`tool_code\n${body}\n\`\`\`\n`, tools);
+      expect(parsed.text).toBe('Let me look.\n');
+      expect(parsed.calls).toMatchObject([
+        { type: 'call', name: 'get-library-docs', arguments: { tokens: 2000 } },
+      ]);
+    }
+  });
+
+  it('an-unknown-tool-on-an-unknown-server-is-an-attempted-call', () => {
+    const [call] = calls('{"server": "nope", "name": "no-such-tool", "arguments": {}}');
+    expect(call).toMatchObject({ type: 'attempted-call-error', server: 'nope', name: 'no-such-tool' });
     expect(call?.type === 'attempted-call-error' && call.message).toMatch(
-      /^There is no tool "resolve-library-id" on server "nope"\. Available tools: /,
+      /^There is no tool "no-such-tool" on server "nope"\. Available tools: /,
     );
   });
 
