@@ -1,6 +1,7 @@
 import type { CallFormat } from './call-format.js';
 import { functionCallTag, toolCallTag } from './call-tags.js';
 import { deepseekToolCalls } from './deepseek.js';
+import { gemma4Call } from './gemma4.js';
 import { harmonyCall } from './harmony.js';
 import { llamaPythonTag } from './llama-python-tag.js';
 import { mistralToolCalls } from './mistral.js';
@@ -24,4 +25,5 @@ export const CALL_FORMATS: readonly CallFormat[] = [
   deepseekToolCalls,
   harmonyCall,
   phiFunctools,
+  gemma4Call,
 ];
