@@ -7,6 +7,21 @@ export interface ContentPiece {
 const OPEN_TAGS = ['<think>', '<thinking>', '<reasoning>'] as const;
 
 /**
+ * gpt-oss's harmony channels written as text (a server that does not parse them): the analysis channel is its
+ * thinking; the final channel's header and end marker are not part of the answer.
+ */
+const HARMONY_ANALYSIS = [
+  '<|channel|>analysis<|message|>',
+  '<|start|>assistant<|channel|>analysis<|message|>',
+];
+const HARMONY_END = '<|end|>';
+const HARMONY_FINAL = ['<|start|>assistant<|channel|>final<|message|>', '<|channel|>final<|message|>'];
+const HARMONY_RETURN = ['<|return|>', '<|end|>'];
+
+/** Every way a message may start that is decided here (a tag, or a harmony header). */
+const OPENERS: readonly string[] = [...OPEN_TAGS, ...HARMONY_ANALYSIS, ...HARMONY_FINAL];
+
+/**
  * Incremental splitter for thinking in content: `<think>…</think>`, `<thinking>…</thinking>`
  * or `<reasoning>…</reasoning>` at the start of a message is reasoning, not answer text. Tags may be split across
  * chunks; whitespace inside is kept exactly. Whitespace before the opening tag is dropped; after the closing tag
@@ -14,7 +29,8 @@ const OPEN_TAGS = ['<think>', '<thinking>', '<reasoning>'] as const;
  * through untouched, so a tag later in the answer (in a code block, say) stays text.
  */
 export class ThinkTagSplitter {
-  private state: 'start' | 'thinking' | 'text' = 'start';
+  /** `final`: the answer of a harmony message, whose end marker is held back and dropped. */
+  private state: 'start' | 'thinking' | 'text' | 'final' = 'start';
   private buffer = '';
   private closeTag = '';
 
@@ -27,13 +43,16 @@ export class ThinkTagSplitter {
   push(delta: string): ContentPiece[] {
     if (this.state === 'text') return delta ? [{ kind: 'text', text: delta }] : [];
     this.buffer += delta;
+    if (this.state === 'final') return this.fromFinal();
     return this.state === 'start' ? this.fromStart() : this.fromThinking();
   }
 
   /** Call at the end of the message: whatever was held back is released. */
   flush(): ContentPiece[] {
-    const rest = this.buffer;
+    let rest = this.buffer;
     this.buffer = '';
+    if (this.state === 'final')
+      rest = HARMONY_RETURN.reduce((t, end) => (t.endsWith(end) ? t.slice(0, -end.length) : t), rest);
     if (!rest) return [];
     // An unclosed thinking block is all thinking; an undecided start was text.
     return [{ kind: this.state === 'thinking' ? 'reasoning' : 'text', text: rest }];
@@ -50,7 +69,20 @@ export class ThinkTagSplitter {
         return this.fromThinking();
       }
     }
-    if (OPEN_TAGS.some((tag) => tag.startsWith(body))) return []; // a tag may still be arriving
+    const analysis = HARMONY_ANALYSIS.find((tag) => body.startsWith(tag));
+    if (analysis) {
+      this.state = 'thinking';
+      this.closeTag = HARMONY_END;
+      this.buffer = body.slice(analysis.length);
+      return this.fromThinking();
+    }
+    const final = HARMONY_FINAL.find((tag) => body.startsWith(tag));
+    if (final) {
+      this.state = 'final';
+      this.buffer = body.slice(final.length);
+      return this.fromFinal();
+    }
+    if (OPENERS.some((tag) => tag.startsWith(body))) return []; // a tag may still be arriving
     this.state = 'text';
     const text = this.buffer;
     this.buffer = '';
@@ -64,9 +96,14 @@ export class ThinkTagSplitter {
       const reasoning = this.buffer.slice(0, end);
       const text = this.buffer.slice(end + this.closeTag.length);
       if (reasoning) pieces.push({ kind: 'reasoning', text: reasoning });
+      this.buffer = '';
+      if (this.closeTag === HARMONY_END) {
+        // After the analysis comes the final channel (or a call): decided like the start of a message.
+        this.state = 'start';
+        return [...pieces, ...this.push(text)];
+      }
       if (text) pieces.push({ kind: 'text', text });
       this.state = 'text';
-      this.buffer = '';
       return pieces;
     }
     // Hold back only a tail that could be the start of the closing tag.
@@ -74,6 +111,18 @@ export class ThinkTagSplitter {
     const ready = this.buffer.slice(0, this.buffer.length - keep);
     this.buffer = this.buffer.slice(this.buffer.length - keep);
     return ready ? [{ kind: 'reasoning', text: ready }] : [];
+  }
+
+  /** The answer of a harmony final channel: all of it but a tail that may be its end marker (dropped at the end). */
+  private fromFinal(): ContentPiece[] {
+    const keep = Math.max(
+      ...HARMONY_RETURN.map((end) =>
+        this.buffer.endsWith(end) ? end.length : partialSuffix(this.buffer, end),
+      ),
+    );
+    const ready = this.buffer.slice(0, this.buffer.length - keep);
+    this.buffer = this.buffer.slice(this.buffer.length - keep);
+    return ready ? [{ kind: 'text', text: ready }] : [];
   }
 }
 

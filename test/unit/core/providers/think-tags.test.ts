@@ -92,3 +92,35 @@ describe('ThinkTagSplitter (R-PARSE-4)', () => {
     );
   });
 });
+
+describe('gpt-oss harmony channels written as text', () => {
+  const message =
+    '<|channel|>analysis<|message|>The user wants 2+3. Simple.<|end|><|start|>assistant<|channel|>final<|message|>It is **5**.<|return|>';
+
+  it('the-analysis-channel-is-thinking-and-the-final-channel-is-the-answer-without-its-markers', () => {
+    expect(split([message])).toMatchObject({
+      reasoning: 'The user wants 2+3. Simple.',
+      text: 'It is **5**.',
+    });
+  });
+
+  it('the-same-in-every-chunking', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 8 }), (positions) => {
+        const { reasoning, text } = split(cut(message, positions));
+        expect({ reasoning, text }).toEqual({
+          reasoning: 'The user wants 2+3. Simple.',
+          text: 'It is **5**.',
+        });
+      }),
+    );
+  });
+
+  it('a-call-on-the-commentary-channel-after-the-analysis-is-left-for-the-call-parser', () => {
+    const call = '<|start|>assistant<|channel|>commentary to=functions.echo <|message|>{"text":"x"}<|call|>';
+    expect(split([`<|channel|>analysis<|message|>Call echo.<|end|>${call}`])).toMatchObject({
+      reasoning: 'Call echo.',
+      text: call,
+    });
+  });
+});
