@@ -12,7 +12,6 @@ export type {
   BridgeParams,
   FormReply,
   SessionView,
-  SessionRequest,
 } from './host/bridge.js';
 export { ShownEvents } from './host/shown-events.js';
 export { WordWrap } from './transcript/word-wrap.js';

@@ -69,7 +69,7 @@ describe('conversations: find, name, remove, take away, redo', () => {
     const { fake, files, sessions, say } = await start();
     fake.reply(openaiReply.text(['Hi.']));
     await say('hello there', 'Hi.');
-    expect(files()).toHaveLength(1);
+    await expect.poll(() => files()).toHaveLength(1); // written once the answer is shown
     const before = files()[0]!;
     await say('/rename 여행 계획', 'Renamed this session "여행 계획"');
     const after = files()[0]!;
@@ -139,7 +139,7 @@ describe('conversations: find, name, remove, take away, redo', () => {
       JSON.parse(readFileSync(path.join(sessions, files()[0]!), 'utf8')).messages.map(
         (m: { content: string }) => m.content,
       );
-    expect(stored()).toEqual(['first', 'One.', 'second (edited)', 'Edited.']);
+    await expect.poll(stored).toEqual(['first', 'One.', 'second (edited)', 'Edited.']);
     await say('/rewind', '"second (edited)" → "Edited."');
     await say('1', 'Took back the last exchange.');
     expect(stored()).toEqual(['first', 'One.']);
