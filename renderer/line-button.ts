@@ -1,11 +1,11 @@
-import type { IMarker, Terminal } from '@xterm/xterm';
+import type { IDecoration, IMarker, Terminal } from '@xterm/xterm';
 
 /** A small button at the right end of a transcript line (an xterm.js decoration), made once it is first drawn. */
 export function lineButton(
   terminal: Terminal,
   marker: IMarker,
   button: { className: string; label: string; title: string; onClick(element: HTMLButtonElement): void },
-): void {
+): IDecoration | undefined {
   const decoration = terminal.registerDecoration({ marker, anchor: 'right', x: 1, width: 6 });
   decoration?.onRender((element) => {
     if (element.firstChild) return;
@@ -17,4 +17,5 @@ export function lineButton(
     made.addEventListener('click', () => button.onClick(made));
     element.append(made);
   });
+  return decoration;
 }

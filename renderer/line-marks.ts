@@ -1,4 +1,5 @@
 import type { HostEvent } from './core-types.js';
+import type { IDecoration } from '@xterm/xterm';
 import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
 
@@ -16,8 +17,16 @@ export type LineMarks = (event: HostEvent, lines: number, fold?: Fold) => void;
  * the user sent, so each turn's start is easy to find, a Show button on each tool result's line that opens
  * what the tool returned in `dialog`, and a Hide / Show button on the first line of a model's thinking.
  */
-export function createLineMarks(view: TranscriptView, dialog: HTMLDialogElement): LineMarks {
+export function createLineMarks(
+  view: TranscriptView,
+  dialog: HTMLDialogElement,
+  /** A command for the last message sent (`/retry`, `/edit`, `/rewind 1`), from its ⋯ menu. */
+  onMessage: (command: string) => void,
+): LineMarks {
   const { terminal } = view;
+  const menu = messageMenu(onMessage);
+  // Only the last message has the menu: what it offers is about the last exchange.
+  let lastMenu: IDecoration | undefined;
   const output = dialog.querySelector('pre')!;
   const title = dialog.querySelector('h2')!;
   dialog.querySelector('button')?.addEventListener('click', () => dialog.close());
@@ -35,6 +44,14 @@ export function createLineMarks(view: TranscriptView, dialog: HTMLDialogElement)
     if (event.type === 'input') {
       const band = terminal.registerDecoration({ marker, width: terminal.cols, height: lines });
       band?.onRender((element) => element.classList.add('user-message'));
+      if (event.reply || (event.text.startsWith('/') && !event.text.startsWith('//'))) return;
+      lastMenu?.dispose();
+      lastMenu = lineButton(terminal, marker, {
+        className: 'message-menu',
+        label: '⋯',
+        title: 'Ask again, edit or take back this message',
+        onClick: (button) => menu(button),
+      });
       return;
     }
     if (event.type !== 'tool-result') return;
@@ -48,5 +65,33 @@ export function createLineMarks(view: TranscriptView, dialog: HTMLDialogElement)
         dialog.showModal();
       },
     });
+  };
+}
+
+/** The small menu of the last message: ask again, edit it, take it back (each a command, as if typed). */
+function messageMenu(onMessage: (command: string) => void): (near: HTMLElement) => void {
+  const popup = document.createElement('div');
+  popup.className = 'message-menu-popup';
+  popup.popover = 'auto';
+  for (const [label, command] of [
+    ['Ask again', '/retry'],
+    ['Edit', '/edit'],
+    ['Take back', '/rewind 1'],
+  ] as const) {
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.textContent = label;
+    item.addEventListener('click', () => {
+      popup.hidePopover();
+      onMessage(command);
+    });
+    popup.append(item);
+  }
+  document.body.append(popup);
+  return (near) => {
+    const box = near.getBoundingClientRect();
+    popup.style.top = `${box.bottom + 2}px`;
+    popup.style.left = `${Math.max(0, box.right - 240)}px`;
+    popup.showPopover();
   };
 }

@@ -124,5 +124,20 @@ describe.skipIf(NO_BROWSER)(
       const contents = fake.requests[0]!.body.messages.map((m: { content: string }) => m.content);
       expect(contents).toContain('Deployed.');
     });
+
+    it('the-last-message-has-a-menu-to-ask-again-edit-or-take-it-back', async () => {
+      // Only the last message carries the menu.
+      await expect.poll(() => page.locator('.message-menu').count()).toBe(1);
+      fake.reply(openaiReply.text(['Rolled back, again.']));
+      await page.locator('.message-menu').click();
+      await page.getByRole('button', { name: 'Ask again' }).click();
+      await waitForTranscript(page, /Rolled back, again\./);
+      expect((fake.requests[1]!.body.messages.at(-1) as { content: string }).content).toBe('roll it back');
+      await page.locator('.message-menu').last().click();
+      if (process.env.HAC_SCREENSHOTS)
+        await page.screenshot({ path: `${process.env.HAC_SCREENSHOTS}/desktop-message-menu.png` });
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await expect.poll(() => page.locator('#prompt').inputValue()).toBe('roll it back');
+    });
   },
 );
