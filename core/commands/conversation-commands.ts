@@ -1,5 +1,5 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
-import { shownSessions } from './session-commands.js';
+import { listedSession } from './session-commands.js';
 
 export const EXPORT_USAGE = 'Usage: /export [md|json] [path] (Markdown by default, to the current folder)';
 
@@ -14,15 +14,9 @@ export async function renameCommand(ctx: CommandContext, arg: string): Promise<C
 
 /** `/delete <n>`: session n of the last `/sessions`, after asking, to the trash for 30 days. */
 export async function deleteCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
-  const listing = await shownSessions(ctx);
-  const n = /^\d+$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
-  const chosen = listing[n - 1];
-  if (!chosen)
-    return {
-      lines: [
-        listing.length ? `Usage: /delete <1-${listing.length}> (see /sessions).` : 'No saved sessions yet.',
-      ],
-    };
+  const listed = await listedSession(ctx, arg, '/delete');
+  if ('lines' in listed) return listed;
+  const { chosen, n } = listed;
   const what = chosen.readable ? `"${chosen.title}" (${chosen.messageCount} messages)` : chosen.name;
   return {
     lines: [`Delete session ${n}, ${what}? It waits in sessions/.trash/ for 30 days.`],

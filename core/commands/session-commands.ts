@@ -22,22 +22,31 @@ export async function sessionsCommand(ctx: CommandContext, arg = ''): Promise<Co
   return { lines: [...head, ...lines, 'Use /resume <number> to continue one.'] };
 }
 
-/** What `/resume <n>` and `/delete <n>` count in: the last `/sessions` shown, else the recent ones. */
-export async function shownSessions(ctx: CommandContext): Promise<SessionListing[]> {
-  return shown.get(ctx) ?? (await ctx.listSessions());
+/**
+ * Session `arg` of the last `/sessions` shown (the recent ones if none was): what `/resume <n>` and `/delete <n>`
+ * count in; or the line that says how to name one.
+ */
+export async function listedSession(
+  ctx: CommandContext,
+  arg: string,
+  command: string,
+): Promise<{ chosen: SessionListing; n: number } | CommandOutput> {
+  const listing = shown.get(ctx) ?? (await ctx.listSessions());
+  const n = /^\d+$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
+  const chosen = listing[n - 1];
+  if (chosen) return { chosen, n };
+  return {
+    lines: [
+      listing.length ? `Usage: ${command} <1-${listing.length}> (see /sessions).` : 'No saved sessions yet.',
+    ],
+  };
 }
 
 /** `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
-  const listing = await shownSessions(ctx);
-  const n = /^\d+$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
-  const chosen = listing[n - 1];
-  if (!chosen)
-    return {
-      lines: [
-        listing.length ? `Usage: /resume <1-${listing.length}> (see /sessions).` : 'No saved sessions yet.',
-      ],
-    };
+  const listed = await listedSession(ctx, arg, '/resume');
+  if ('lines' in listed) return listed;
+  const { chosen, n } = listed;
   if (!chosen.readable)
     return { lines: [`Session ${n} cannot be read (${chosen.reason}); the file was left unchanged.`] };
   const count = await ctx.resumeSession(chosen.file);

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ollamaAnswerSteps, ollamaReply, startOllamaFake } from '../../fakes/ollama-fake.js';
+import { ollamaAnswerSteps, startOllamaFake } from '../../fakes/ollama-fake.js';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { HAC_BIN, HacPty } from '../../helpers/pty.js';
@@ -177,53 +177,33 @@ describe('a home that hac cannot use', () => {
 });
 
 describe('servers that send what their protocol does not allow', () => {
-  it('an-ollama-stream-with-a-line-that-is-not-json-is-a-provider-error-with-exit-1', async () => {
-    const fake = await startOllamaFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    const hacHome = path.join(home, '.humble-ai-cli');
-    mkdirSync(hacHome);
-    const model = { provider: 'ollama', model: 'llama3.2', baseUrl: fake.baseUrl, active: true };
-    writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models: [model] }));
+  it.each([
     // A proxy in front of Ollama labels the stream application/json and slips a line of its own in.
-    fake.reply((request) => ({
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      steps: [
-        ...ollamaAnswerSteps({ text: ['Partial'], end: 'eof' }, request),
-        { write: 'upstream timed out, retrying\n' },
-      ],
-    }));
-    const result = await runHac(home, ['-p', 'hi']);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toContain('Partial');
-    expect(result.stderr).toContain('a line that is not JSON: upstream timed out, retrying');
-    expect(result.stderr).not.toContain('invalid json');
-    expect(ollamaReply).toBeDefined();
-  });
-
-  it('an-ollama-line-in-braces-that-is-still-not-json-is-the-same-error-and-the-sdk-prints-nothing', async () => {
-    const fake = await startOllamaFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    const hacHome = path.join(home, '.humble-ai-cli');
-    mkdirSync(hacHome);
-    const model = { provider: 'ollama', model: 'llama3.2', baseUrl: fake.baseUrl, active: true };
-    writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models: [model] }));
-    fake.reply((request) => ({
-      status: 200,
-      headers: { 'content-type': 'application/x-ndjson' },
-      steps: [
-        ...ollamaAnswerSteps({ text: ['Partial'], end: 'eof' }, request),
-        { write: '{upstream: "timed out"}\n' },
-      ],
-    }));
-    const result = await runHac(home, ['-p', 'hi']);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toContain('Partial');
-    expect(result.stderr).toContain('a line that is not JSON: {upstream: "timed out"}');
-    expect(result.stderr).not.toContain('invalid json');
-  });
+    ['plain text', 'application/json; charset=utf-8', 'upstream timed out, retrying'],
+    // Braces around it pass a first look; the SDK itself would print "invalid json" and drop it.
+    ['a line in braces that is still not JSON', 'application/x-ndjson', '{upstream: "timed out"}'],
+  ])(
+    'an-ollama-stream-with-%s-is-a-provider-error-with-exit-1-and-the-sdk-prints-nothing',
+    async (_what, type, line) => {
+      const fake = await startOllamaFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      const hacHome = path.join(home, '.humble-ai-cli');
+      mkdirSync(hacHome);
+      const model = { provider: 'ollama', model: 'llama3.2', baseUrl: fake.baseUrl, active: true };
+      writeFileSync(path.join(hacHome, 'config.json'), JSON.stringify({ models: [model] }));
+      fake.reply((request) => ({
+        status: 200,
+        headers: { 'content-type': type },
+        steps: [...ollamaAnswerSteps({ text: ['Partial'], end: 'eof' }, request), { write: `${line}\n` }],
+      }));
+      const result = await runHac(home, ['-p', 'hi']);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('Partial');
+      expect(result.stderr).toContain(`a line that is not JSON: ${line}`);
+      expect(result.stderr).not.toContain('invalid json');
+    },
+  );
 
   it('a-tools-call-result-that-breaks-the-mcp-schema-is-a-tool-error-naming-the-server-and-the-problem', async () => {
     const server = path.resolve(import.meta.dirname, '../../fixtures/mcp/bad-result-server.mjs');
