@@ -54,47 +54,6 @@ const MID_LINE_STOPS = asciiSet(`\n{${MID_LINE_FIRST_CHARS.join('')}`);
  * Reads prose itself and hands each possible call to its candidate kind (candidate.ts). Input is a stack of
  * frames so that a rejected candidate's text can be read again before the rest.
  */
-/**
- * Words that introduce an example rather than a call, in the sentence right before a candidate: "for example",
- * "looks like", "to call a tool, write", "예를 들어", "例えば"…
- */
-const EXAMPLE_CUES = [
-  'for example',
-  'for instance',
-  'e.g.',
-  'an example',
-  'example:',
-  'such as',
-  'looks like',
-  'would look like',
-  'to call a tool',
-  'to use a tool',
-  'to call the tool',
-  'to use the tool',
-  'you would write',
-  'you could write',
-  'you can write',
-  'the syntax',
-  '예를 들어',
-  '예시',
-  '例えば',
-  '例：',
-];
-
-/** How much of the text before a candidate is looked at: its last sentence, about. */
-const RECENT_CHARS = 80;
-
-/** The text before a candidate: is what follows quoted as an example (after a cue, or inside inline code)? */
-function quotedAsExample(before: string): boolean {
-  // Inside `inline code`: a single backtick right before it (three are a fence, read elsewhere).
-  if (/(^|[^`])`$/.test(before)) return true;
-  const tail = before.toLowerCase();
-  return EXAMPLE_CUES.some((cue) => {
-    const at = tail.lastIndexOf(cue);
-    return at !== -1 && !/[.!?。\n]/.test(tail.slice(at + cue.length).trimEnd());
-  });
-}
-
 class Splitter implements HoldBack, CandidateHost {
   /** Prose; the blank rest of a line after a hidden call; or a candidate being decided. */
   private mode: 'text' | 'after-call' | 'candidate' = 'text';
@@ -106,8 +65,6 @@ class Splitter implements HoldBack, CandidateHost {
   /** Blanks at the start of the current line, shown once the line turns out not to start a call. */
   private indent = '';
   private shown = '';
-  /** The last pieces shown, at least RECENT_CHARS long: what a candidate follows (slicing `shown` would flatten it). */
-  private recent: string[] = [];
   private readonly calls: FunctionCall[] = [];
   private cutOff = false;
   /** Input still to read, innermost last; `base` is the absolute position of `s[0]` in the message. */
@@ -177,10 +134,6 @@ class Splitter implements HoldBack, CandidateHost {
 
   emit(text: string): void {
     this.out += text;
-    if (!text) return;
-    // The pieces themselves, joined now and then: joining per piece cost a quarter of the parse.
-    this.recent.push(text);
-    if (this.recent.length > 256) this.recent = [this.recent.join('').slice(-RECENT_CHARS)];
   }
 
   release(text: string): void {
@@ -213,21 +166,7 @@ class Splitter implements HoldBack, CandidateHost {
     this.frames.push({ s: text, i: 0, base });
   }
 
-  /** The last RECENT_CHARS shown, from the last pieces only. */
-  private recentText(): string {
-    let text = '';
-    for (let i = this.recent.length - 1; i >= 0 && text.length < RECENT_CHARS; i--)
-      text = this.recent[i]! + text;
-    return text.slice(-RECENT_CHARS);
-  }
-
   hide(calls: FunctionCall[]): void {
-    if (quotedAsExample(this.recentText() + this.indent)) {
-      // An example the model shows while explaining a format is text, never a call (nor an error to answer).
-      this.release(this.held);
-      this.toText(false);
-      return;
-    }
     this.calls.push(...calls);
     this.held = '';
     this.indent = '';
