@@ -20,6 +20,7 @@ import { answerLine, askedLine, askInTerminal, Declined, unattendedLine } from '
 import { checkForm } from '../mcp/form-fields.js';
 import type { Reply } from '../engine/event-channel.js';
 import type { FormReply, SessionRequest, SessionView } from './bridge.js';
+import { changeSession, sessionViews } from './session-actions.js';
 import path from 'node:path';
 import type { Elicit } from '../mcp/index.js';
 import {
@@ -261,61 +262,27 @@ export class ChatController {
   }
 
   /** A window's session list: the recent sessions, or those holding every word of `query`, newest first. */
-  async findSessions(query: string): Promise<SessionView[]> {
-    const words = query.trim().split(/\s+/).filter(Boolean);
-    const commands = this.chat.commands;
-    const list = words.length ? await commands.searchSessions(words) : await commands.listSessions();
-    const current = commands.currentSession();
-    return list.map((s) => ({
-      name: s.name,
-      modified: s.modifiedAt.toISOString(),
-      current: s.file === current,
-      ...(s.readable
-        ? { title: s.title || s.name, messages: s.messageCount, ...(s.match ? { match: s.match } : {}) }
-        : { title: s.name, messages: 0, unreadable: s.reason }),
-    }));
+  findSessions(query: string): Promise<SessionView[]> {
+    return sessionViews(this.chat.commands, query);
   }
 
   /** What the session list asks: open one here, rename, delete (to the trash) or export it; one line back. */
   async manageSession(request: SessionRequest): Promise<string> {
-    const commands = this.chat.commands;
-    const file = path.join(this.runtime.paths.sessions, request.name);
-    const current = commands.currentSession() === file;
-    switch (request.action) {
-      case 'open': {
-        if (!this.idle) return BUSY_TEXT;
-        this.working = true;
-        this.emitStatus();
-        try {
-          const count = await commands.resumeSession(file);
-          this.showConversation();
-          this.emit({ type: 'command-output', lines: [`Resumed ${request.name} (${count} messages).`] });
-          return `Opened ${request.name}.`;
-        } finally {
-          this.working = false;
-          this.emitStatus();
-        }
-      }
-      case 'rename': {
-        const title = request.title.trim();
-        if (!title) return 'A title cannot be empty.';
-        const renamed = await commands.renameSession(title, file);
-        return renamed ? `Renamed to "${title}".` : 'Nothing to rename.';
-      }
-      case 'delete':
-        await commands.deleteSession(file);
-        if (current) commands.newSession();
-        return `Moved ${request.name} to sessions/.trash/ (kept 30 days).${current ? ' This window starts a new session.' : ''}`;
-      case 'export': {
-        // Never over an existing file: the next free name instead (a window has no question to ask first).
-        const base = request.name.replace(/\.json$/, '');
-        for (let n = 1; n < 100; n++) {
-          const target = `${base}${n > 1 ? `-${n}` : ''}.${request.format}`;
-          const written = await commands.exportSession(request.format, target, false, file);
-          if (written && 'file' in written) return `Exported to ${written.file}`;
-        }
-        return 'Not exported: no free file name.';
-      }
+    if (request.action !== 'open')
+      return changeSession(this.chat.commands, this.runtime.paths.sessions, request);
+    if (!this.idle) return BUSY_TEXT;
+    this.working = true;
+    this.emitStatus();
+    try {
+      const count = await this.chat.commands.resumeSession(
+        path.join(this.runtime.paths.sessions, request.name),
+      );
+      this.showConversation();
+      this.emit({ type: 'command-output', lines: [`Resumed ${request.name} (${count} messages).`] });
+      return `Opened ${request.name}.`;
+    } finally {
+      this.working = false;
+      this.emitStatus();
     }
   }
 

@@ -52,7 +52,11 @@ describe.skipIf(NO_BROWSER)(
       );
       web = await HacWeb.start(home);
       browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+      page = await browser.newPage({
+        viewport: { width: 960, height: 600 },
+        colorScheme: 'dark',
+        locale: 'ko-KR',
+      });
       await page.goto(web.url);
       await page.waitForFunction(() => document.activeElement?.id === 'prompt');
     });
