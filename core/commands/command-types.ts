@@ -76,8 +76,12 @@ export interface CommandContext {
   ): Promise<{ file: string } | { exists: string } | undefined>;
   /** The last `n` exchanges of this conversation, oldest first. */
   lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[];
-  /** Takes back the last `n` exchanges; resolves with how many were. */
-  rewind(n: number): Promise<number>;
+  /**
+   * Takes back the last `n` exchanges; resolves with how many were. `save: false` leaves the session file as it is
+   * until the next answer writes it, and `undoRewind` can put them back (a retry that got no answer).
+   */
+  rewind(n: number, options?: { save?: boolean }): Promise<number>;
+  undoRewind(): void;
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;

@@ -47,6 +47,14 @@ export class Conversation {
   /** Every step of this run's answers, thinking included, by the answer's place in the session (never saved). */
   private steps = new Map<number, TurnStep[]>();
   contextState: ContextSessionState = newContextSession();
+  private beforeRewind:
+    | {
+        messages: Message[];
+        steps: Map<number, TurnStep[]>;
+        contextState: ContextSessionState;
+        session?: SessionFile;
+      }
+    | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -156,9 +164,16 @@ export class Conversation {
    * `/rewind`, `/retry`, `/edit`: takes back the last `n` exchanges, from the context and the session file (a
    * summary that stood for them goes too). Resolves with how many were taken back.
    */
-  async rewind(n: number): Promise<number> {
+  async rewind(n: number, { save = true } = {}): Promise<number> {
     const count = this.lastExchanges(n).length;
     if (!count) return 0;
+    // Kept until the next change: a retry that gets no answer puts the exchange back (`undoRewind`).
+    this.beforeRewind = {
+      messages: this.messages,
+      steps: new Map(this.steps),
+      contextState: this.contextState,
+      session: this.session && { ...this.session },
+    };
     this.messages = this.messages.slice(0, -2 * count);
     const left = this.messages.length;
     if ((this.contextState.summary?.covers ?? 0) > left) this.contextState = newContextSession();
@@ -166,14 +181,29 @@ export class Conversation {
     if (this.session && this.file) {
       this.session.messages = this.session.messages.slice(0, -2 * count);
       this.session.summaries = this.session.summaries?.filter((s) => (s.covers ?? 0) <= left);
-      await this.store.save(this.file, this.session);
+      if (save) await this.store.save(this.file, this.session);
     }
     this.logger.info(`Took back the last ${count} exchange(s).`);
     return count;
   }
 
+  /**
+   * Puts back what the last `rewind({ save: false })` took (its file was never written without it): a retry whose
+   * new answer did not come keeps the old one.
+   */
+  undoRewind(): void {
+    const before = this.beforeRewind;
+    this.beforeRewind = undefined;
+    if (!before) return;
+    this.messages = before.messages;
+    this.steps = before.steps;
+    this.contextState = before.contextState;
+    this.session = before.session;
+  }
+
   /** Keeps an answered turn and writes the session file. Resolves with the file written. */
   async record(turn: CompletedTurn): Promise<string> {
+    this.beforeRewind = undefined;
     const images = turn.images ?? [];
     const toolSteps = (turn.steps ?? []).filter((step) => 'tool' in step);
     const user: SessionMessage = {

@@ -490,10 +490,18 @@ export class ChatController {
     if (name && !model) return say(`No configured model named "${name}" (see /set-model).`);
     const [last] = this.chat.commands.lastExchanges(1);
     if (!last) return say('Nothing to retry yet.');
-    await this.chat.commands.rewind(1);
+    // The old answer leaves the file only when a new one arrives: a failed or cancelled retry keeps it.
+    await this.chat.commands.rewind(1, { save: false });
     say(`Asking again${model ? ` with ${model.label}` : ''}: ${short(last.user)}`);
-    this.attached = [...(last.images ?? []), ...this.attached];
-    return this.message(last.user, [], model);
+    const attached = this.attached;
+    this.attached = [...(last.images ?? []), ...attached];
+    const outcome = await this.message(last.user, [], model);
+    if (outcome.status !== 'answered') {
+      this.chat.commands.undoRewind();
+      this.attached = attached;
+      say('No new answer: the last one is kept.');
+    }
+    return outcome;
   }
 
   /** `/edit`: takes back the last exchange and puts its message (and pictures) back to be changed and sent. */

@@ -184,6 +184,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     | 'exportSession'
     | 'lastExchanges'
     | 'rewind'
+    | 'undoRewind'
   > = {
     config: () => config,
     async setActiveModel(choice) {
@@ -283,7 +284,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
         },
         lastExchanges: (n) => conversation.lastExchanges(n),
-        rewind: (n) => conversation.rewind(n),
+        rewind: (n, rewindOptions) => conversation.rewind(n, rewindOptions),
+        undoRewind: () => conversation.undoRewind(),
         resumeSession: (file) => conversation.resume(file),
       };
       const chat: Chat = { engine, commands, conversation };

@@ -117,9 +117,14 @@ describe('conversations: find, name, remove, take away, redo', () => {
       openaiReply.text(['One.']),
       openaiReply.text(['Two.']),
       openaiReply.text(['Two, again.']),
+      openaiReply.unauthorized(),
       openaiReply.text(['Two, from the second model.']),
       openaiReply.text(['Edited.']),
     );
+    const stored = () =>
+      JSON.parse(readFileSync(path.join(sessions, files()[0]!), 'utf8')).messages.map(
+        (m: { content: string }) => m.content,
+      );
     await say('first', 'One.');
     await say('second', 'Two.');
     await say('/retry', 'Two, again.');
@@ -128,17 +133,19 @@ describe('conversations: find, name, remove, take away, redo', () => {
     expect(fake.requests[2]!.body.messages.filter((m: { content: string }) => m.content === 'Two.')).toEqual(
       [],
     );
+    // A retry that gets no answer keeps the answer it was to replace, in the context and the file.
+    await say('/retry', 'No new answer: the last one is kept.');
+    await expect.poll(stored).toEqual(['first', 'One.', 'second', 'Two, again.']);
     await say('/retry second-model', 'Two, from the second model.');
-    expect(fake.requests[3]!.body.model).toBe('gpt-second');
+    expect(fake.requests[4]!.body.messages.map((m: { content: string }) => m.content)).not.toContain(
+      'Two, again.',
+    );
+    expect(fake.requests[4]!.body.model).toBe('gpt-second');
     await say('/edit', 'change it and press Enter to send it again.');
     await hac.waitFor('humble-ai> second');
     hac.write(' (edited)\r');
     await hac.waitFor('Edited.');
-    expect(lastUser(4)).toBe('second (edited)');
-    const stored = () =>
-      JSON.parse(readFileSync(path.join(sessions, files()[0]!), 'utf8')).messages.map(
-        (m: { content: string }) => m.content,
-      );
+    expect(lastUser(5)).toBe('second (edited)');
     await expect.poll(stored).toEqual(['first', 'One.', 'second (edited)', 'Edited.']);
     await say('/rewind', '"second (edited)" → "Edited."');
     await say('1', 'Took back the last exchange.');
