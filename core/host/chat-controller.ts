@@ -1,70 +1,34 @@
 import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
-import { CONFIRM_QUESTION } from '../transcript/transcript.js';
-import type { TurnStatus } from '../types/engine-event.js';
 import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../types/host-event.js';
 import { IMAGE_LIMITS, imageLine } from '../images/image-limits.js';
-import type { MessageImage } from '../types/message.js';
 import {
   completeImageMention,
   droppedImagePath,
-  imageMentions,
   imageSourceOf,
   loadImage,
   type ImageSource,
   workingDirectory,
 } from './attachments.js';
 import { watchMcpProblems } from './mcp-problems.js';
-import { runTurn, type EngineQuestion } from './run-turn.js';
-import { answerLine, askedLine, askInTerminal, Declined, unattendedLine } from './server-questions.js';
-import { checkForm } from '../mcp/form-fields.js';
-import type { Reply } from '../engine/event-channel.js';
+import { offerConfig } from './first-run-offer.js';
+import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { FormReply, SessionRequest, SessionView } from './bridge.js';
-import { changeSession, sessionViews } from './session-actions.js';
+import { changeSession, resumedEvents, sessionViews } from './session-actions.js';
 import path from 'node:path';
 import type { Elicit } from '../mcp/index.js';
-import {
-  completeMcp,
-  parsePromptCommand,
-  promptsLines,
-  PROMPT_USAGE,
-  resourceMentions,
-  resourcesLines,
-} from './mcp-extras.js';
-import type { ElicitationAnswer, ElicitationRequest, FormField } from '../types/elicitation.js';
+import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
 import type { Chat, Runtime } from './runtime.js';
-import type { ModelConfig } from '../config/load-config.js';
-import { short } from '../commands/conversation-commands.js';
+import { Questions } from './questions.js';
+import { AttachedImages, gatherMessage } from './message-parts.js';
+import { editLast, retry, usePrompt, type ChatParts, type MessageExtras } from './message-commands.js';
 
-export type { InterruptResult };
+export type { InterruptResult, TurnOutcome };
 
 /** Shown when a line arrives while a turn or command still runs (no second turn, no `/new` mid-turn). */
 export const BUSY_TEXT = 'Still working on the last message: wait for it, or press Ctrl+C to cancel it.';
 
-/** The prompt before a reply to the model's `ask_user` question. */
-export const ASK_PROMPT = '> ';
-
 const IMAGE_USAGE = 'Usage: /image <path or https address> (attaches a picture to your next message)';
-
-interface PendingQuestion {
-  kind: PromptKind;
-  resolve(reply: string): void;
-  reject(reason: Error): void;
-  /** The field being answered (what a server asks): a secret is masked before it is echoed. */
-  field?: FormField;
-  /** A window's whole form: its answer comes through `answerForm`. */
-  form?: {
-    /** What the window was shown, to check the answers against and send back with their errors. */
-    shown: { server: string; message: string; fields: FormField[] };
-    resolve(answer: ElicitationAnswer): void;
-  };
-}
-
-/** The first run's question, when a provider is within reach and there is no config.json. */
-const SET_UP_QUESTION = 'Write config.json for which? (a number, 0 for not now): ';
-
-/** Shown when a line is typed while a window's form waits for its own buttons. */
-const FORM_WAITING = 'Fill in the form above and press Submit, or Decline (Esc declines too).';
 
 /** How a conversation is driven: by a person at a terminal or a window, or by nobody (one-shot). */
 export interface ChatControllerOptions {
@@ -81,26 +45,6 @@ export interface ChatControllerOptions {
   wholeForms?: boolean;
 }
 
-/** The messages of a resumed conversation a window shows: its last 50. */
-const RESUMED_SHOWN = 50;
-
-/** What may be an `@server:uri` mention of an MCP resource. */
-const MENTION = /(^|\s)@[\w.-]+:\S/;
-
-/** A picture a prompt or resource gave, in base64, with the name it is shown by. */
-interface NamedImage {
-  data: string;
-  mimeType: string;
-  name: string;
-}
-
-/** How a message's turn ended: a one-shot run exits with it. */
-export interface TurnOutcome {
-  status: TurnStatus;
-  /** An error was shown during the turn (a tool's or the model's). */
-  hadError: boolean;
-}
-
 /**
  * One conversation as a front end drives it (docs/architecture.md): plain lines in through `submit`,
  * Ctrl+C through `interrupt`, and one ordered stream of plain-JSON host events out. Decides once, for every
@@ -109,7 +53,7 @@ export interface TurnOutcome {
 export class ChatController {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mcpProblems;
-  private pending: PendingQuestion | undefined;
+  private readonly questions: Questions;
   private turn: AbortController | undefined;
   private working = false;
   private closed = false;
@@ -119,14 +63,26 @@ export class ChatController {
   private readonly chat: Chat;
   /** Settings another conversation changed since this one's last turn: told before the next one. */
   private changedElsewhere: string[] = [];
-  /** Pictures waiting for the next message. */
-  private attached: MessageImage[] = [];
+  private readonly attached = new AttachedImages((event) => this.emit(event));
+  /** What `/prompt`, `/retry` and `/edit` need from this conversation. */
+  private readonly parts: ChatParts;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly options: ChatControllerOptions = {},
   ) {
     this.chat = runtime.openChat({ deltaBatchMs: options.deltaBatchMs });
+    this.questions = new Questions((event) => this.emit(event), runtime.secrets, options);
+    this.parts = {
+      runtime,
+      chat: this.chat,
+      questions: this.questions,
+      attached: this.attached,
+      emit: (event) => this.emit(event),
+      message: (text, extras) => this.message(text, extras),
+      cancellable: (run) => this.cancellable(run),
+      elicitFor: (server) => this.elicitFor(server),
+    };
     this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
     this.stopStatus = runtime.onMcpChange(() => void this.refreshStatus());
     this.stopSettings = runtime.onSettingsChange(({ text, chat }) => {
@@ -159,33 +115,7 @@ export class ChatController {
     if (this.options.unattended) return;
     const choices = await this.runtime.setUpChoices().catch(() => []);
     if (!choices.length || !this.idle || this.closed) return;
-    const labels = choices.map((c) => c.label);
-    this.emit({
-      type: 'command-output',
-      lines: [
-        `No config.json yet. hac can write ${this.runtime.paths.config} for what it found:`,
-        ...labels.map((label, i) => `  ${i + 1}) ${label}`),
-      ],
-    });
-    const reply = (await this.ask('choice', SET_UP_QUESTION, labels).catch(() => '0')).trim();
-    const chosen = /^\d+$/.test(reply) ? choices[Number(reply) - 1] : undefined;
-    if (!chosen)
-      return this.emit({
-        type: 'command-output',
-        lines: ['Nothing written. /help says how to add a model by hand.'],
-      });
-    try {
-      const active = await this.chat.commands.setActiveModel({ add: chosen.model });
-      const key = chosen.model.apiKey ? ` (its key is read from ${chosen.model.apiKey}, never written)` : '';
-      this.emit({
-        type: 'command-output',
-        lines: [
-          `Wrote config.json with ${active.label} (${active.provider}) as the active model${key}. Ask away.`,
-        ],
-      });
-    } catch (error) {
-      this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
-    }
+    await offerConfig(this.parts, choices);
     this.emitStatus();
   }
 
@@ -203,12 +133,12 @@ export class ChatController {
 
   /** Whether a line now would start something (nothing runs and nothing is being asked). */
   get idle(): boolean {
-    return !this.working && !this.pending;
+    return !this.working && !this.questions.kind;
   }
 
   /** What is being asked, if anything. */
   get asking(): PromptKind | undefined {
-    return this.pending?.kind;
+    return this.questions.kind;
   }
 
   /**
@@ -218,15 +148,7 @@ export class ChatController {
   async submit(line: string): Promise<void> {
     if (this.closed) return;
     const text = line.replace(/\r\n?/g, '\n');
-    const question = this.pending;
-    if (question?.form) return this.emit({ type: 'busy', text: FORM_WAITING });
-    if (question) {
-      this.pending = undefined;
-      // A secret typed into a server's form is masked from its echo on.
-      if (question.field?.sensitive && text.trim()) this.runtime.secrets.add([text.trim()]);
-      this.emit({ type: 'input', text, reply: true });
-      return question.resolve(text);
-    }
+    if (this.questions.reply(text)) return;
     const trimmed = text.trim();
     if (!trimmed) return;
     // A file dropped on a terminal arrives as its path: an image is attached, not sent as text.
@@ -251,9 +173,8 @@ export class ChatController {
   async attach(source: ImageSource): Promise<boolean> {
     try {
       const image = await loadImage(source, this.imageLimits(), workingDirectory());
-      this.attached = [...this.attached, image];
       this.emit({ type: 'command-output', lines: [`Attached ${imageLine(image)} to your next message.`] });
-      this.emit({ type: 'attachments', images: this.attached });
+      this.attached.images = [...this.attached.images, image];
       return true;
     } catch (error) {
       this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
@@ -288,9 +209,8 @@ export class ChatController {
 
   /** Removes attachment `index` (0-based) before it is sent. */
   detach(index: number): void {
-    if (!this.attached[index]) return;
-    this.attached = this.attached.filter((_, i) => i !== index);
-    this.emit({ type: 'attachments', images: this.attached });
+    if (!this.attached.images[index]) return;
+    this.attached.images = this.attached.images.filter((_, i) => i !== index);
   }
 
   /**
@@ -298,36 +218,12 @@ export class ChatController {
    * not fit their fields send the form back with what is wrong; resolves with whether the form was answered.
    */
   answerForm(answer: FormReply): boolean {
-    const form = this.pending?.form;
-    // A page confirmation or a field asked on the prompt line: Decline and Cancel still mean what they say.
-    if (!form && answer.action === 'decline') return this.escape();
-    if (!form && answer.action === 'cancel')
-      return this.pending?.kind === 'field' && this.interrupt() !== 'idle';
-    if (!form) return false;
-    let given: ElicitationAnswer = { action: answer.action === 'accept' ? 'cancel' : answer.action };
-    if (answer.action === 'accept') {
-      const checked = checkForm(form.shown.fields, answer.values);
-      if ('errors' in checked) {
-        this.emit({ type: 'form', ...form.shown, errors: checked.errors });
-        return false;
-      }
-      given = { action: 'accept', content: checked.content };
-    }
-    this.pending = undefined;
-    this.emit({ type: 'prompt-withdrawn' });
-    form.resolve(given);
-    return true;
+    return this.questions.answerForm(answer, () => this.interrupt() !== 'idle');
   }
 
   /** Escape: declines what an MCP server asks (a field or a form); elsewhere it does nothing here. */
   escape(): boolean {
-    const question = this.pending;
-    if (question?.kind !== 'field' && question?.kind !== 'form') return false;
-    this.pending = undefined;
-    this.emit({ type: 'prompt-withdrawn' });
-    if (question.form) question.form.resolve({ action: 'decline' });
-    else question.reject(new Declined());
-    return true;
+    return this.questions.escape();
   }
 
   /**
@@ -335,27 +231,11 @@ export class ChatController {
    * turn.
    */
   interrupt(): InterruptResult {
-    const question = this.pending;
-    this.pending = undefined;
-    if (question) this.emit({ type: 'prompt-withdrawn' });
-    if (question?.kind === 'confirm') {
-      question.resolve('n');
-      return 'answered-no';
-    }
-    if (question?.form) {
-      question.form.resolve({ action: 'cancel' });
-      return 'question-cancelled';
-    }
-    if (question && (question.kind !== 'ask' || !this.turn)) {
-      question.reject(new Error('cancelled'));
-      return 'question-cancelled';
-    }
-    if (this.turn) {
-      question?.reject(new Error('cancelled'));
-      this.turn.abort();
-      return 'cancelled';
-    }
-    return 'idle';
+    const settled = this.questions.withdraw(Boolean(this.turn));
+    if (settled) return settled;
+    if (!this.turn) return 'idle';
+    this.turn.abort();
+    return 'cancelled';
   }
 
   /** Tab completion of what is typed at the prompt. */
@@ -409,9 +289,9 @@ export class ChatController {
       const lines = name === '/prompts' ? promptsLines(pool) : resourcesLines(pool);
       return this.emit({ type: 'command-output', lines });
     }
-    if (name === '/prompt') return void (await this.usePrompt(rest.join(' ')));
-    if (name === '/retry') return void (await this.retry(rest.join(' ').trim()));
-    if (name === '/edit') return this.editLast();
+    if (name === '/prompt') return void (await usePrompt(this.parts, rest.join(' ')));
+    if (name === '/retry') return void (await retry(this.parts, rest.join(' ').trim()));
+    if (name === '/edit') return editLast(this.parts);
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
@@ -421,121 +301,47 @@ export class ChatController {
       if (output.exit) return this.emit({ type: 'exit' });
       const question = output.question;
       if (!question) return;
-      const reply = await this.ask('choice', question.prompt, question.choices).catch(() => '0');
+      const reply = await this.questions.ask('choice', question.prompt, question.choices).catch(() => '0');
       output = await question.answer(reply);
     }
   }
 
-  /** The end of the conversation now kept, as it looked when it was held: questions and answers. */
+  /** The end of the conversation now kept, as it looked when it was held. */
   private showConversation(): void {
-    const messages = this.chat.conversation.history;
-    const earlier = messages.length - RESUMED_SHOWN;
-    if (earlier > 0) this.emit({ type: 'notice', level: 'dim', text: `(${earlier} earlier messages)` });
-    for (const message of messages.slice(Math.max(0, earlier))) {
-      if (message.role === 'user') this.emit({ type: 'input', text: message.content, reply: false });
-      else if (message.role === 'assistant') {
-        this.emit({ type: 'text-delta', text: message.content });
-        this.emit({ type: 'turn-end', status: 'answered' });
-      }
-    }
-  }
-
-  /**
-   * `/prompt server:name [arg=value …]`: asks for the required arguments not given (with the server's
-   * suggestions where it has them), then sends the prompt's messages as if typed.
-   */
-  private async usePrompt(arg: string): Promise<TurnOutcome | undefined> {
-    const pool = await this.runtime.mcpReady();
-    const parsed = parsePromptCommand(arg, pool);
-    if (!pool || 'error' in parsed) {
-      this.emit({ type: 'command-output', lines: ['error' in parsed ? parsed.error : PROMPT_USAGE] });
-      return undefined;
-    }
-    const { prompt, args } = parsed;
-    for (const argument of prompt.arguments.filter((a) => a.required && !(a.name in args))) {
-      const value = { name: argument.name, value: '' };
-      const suggestions = (await pool.completePrompt(prompt.server, prompt.name, value, args)).slice(0, 10);
-      if (suggestions.length)
-        this.emit({ type: 'command-output', lines: suggestions.map((s, i) => `  ${i + 1}) ${s}`) });
-      const about = argument.description ? ` (${argument.description})` : '';
-      const reply = (await this.ask('ask', `${argument.name}${about}: `, suggestions).catch(() => '')).trim();
-      if (!reply) {
-        this.emit({ type: 'command-output', lines: ['Prompt not sent.'] });
-        return undefined;
-      }
-      args[argument.name] = /^\d+$/.test(reply) ? (suggestions[Number(reply) - 1] ?? reply) : reply;
-    }
-    const turn = new AbortController();
-    this.turn = turn;
-    const elicit = this.elicitFor(prompt.server);
-    const content = await pool
-      .getPrompt(prompt.server, prompt.name, args, turn.signal, elicit)
-      .finally(() => (this.turn = undefined));
-    const name = `${prompt.server}:${prompt.name}`;
-    this.emit({ type: 'command-output', lines: [`Sending prompt ${name}:`, content.text] });
-    return this.message(
-      content.text,
-      content.images.map((image) => ({ ...image, name })),
-    );
-  }
-
-  /**
-   * `/retry [model]`: takes back the last answer and asks for it again, with its pictures (and with another
-   * configured model for this turn, if one is named).
-   */
-  private async retry(name: string): Promise<TurnOutcome | undefined> {
-    const say = (line: string) => void this.emit({ type: 'command-output', lines: [line] });
-    const models = this.runtime.config().models;
-    const model = name ? models.find((m) => m.label === name || m.id === name) : undefined;
-    if (name && !model) return say(`No configured model named "${name}" (see /set-model).`);
-    const [last] = this.chat.commands.lastExchanges(1);
-    if (!last) return say('Nothing to retry yet.');
-    // The old answer leaves the file only when a new one arrives: a failed or cancelled retry keeps it.
-    await this.chat.commands.rewind(1, { save: false });
-    say(`Asking again${model ? ` with ${model.label}` : ''}: ${short(last.user)}`);
-    const attached = this.attached;
-    this.attached = [...(last.images ?? []), ...attached];
-    const outcome = await this.message(last.user, [], model);
-    if (outcome.status !== 'answered') {
-      this.chat.commands.undoRewind();
-      this.attached = attached;
-      say('No new answer: the last one is kept.');
-    }
-    return outcome;
-  }
-
-  /** `/edit`: takes back the last exchange and puts its message (and pictures) back to be changed and sent. */
-  private async editLast(): Promise<void> {
-    const [last] = this.chat.commands.lastExchanges(1);
-    if (!last) return this.emit({ type: 'command-output', lines: ['Nothing to edit yet.'] });
-    await this.chat.commands.rewind(1);
-    if (last.images?.length) {
-      this.attached = [...last.images, ...this.attached];
-      this.emit({ type: 'attachments', images: this.attached });
-    }
-    this.emit({
-      type: 'command-output',
-      lines: ['Took back your last message and its answer: change it and press Enter to send it again.'],
-    });
-    this.emit({ type: 'draft', text: last.user });
+    for (const event of resumedEvents(this.chat.conversation.history)) this.emit(event);
   }
 
   /** How a request of ours outside the engine (a prompt, a resource) lets the server ask the user. */
   private elicitFor(server: string): Elicit {
-    return (request) => this.askServer(server, request);
+    return (request) => this.questions.askServer(server, request);
   }
 
-  private async message(typed: string, given: NamedImage[] = [], model?: ModelConfig): Promise<TurnOutcome> {
+  /** Work outside a turn that Ctrl+C cancels as it would a turn (getting an MCP prompt). */
+  private async cancellable<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const turn = new AbortController();
+    this.turn = turn;
+    try {
+      return await run(turn.signal);
+    } finally {
+      this.turn = undefined;
+    }
+  }
+
+  private async message(typed: string, { given = [], images: kept = [], model }: MessageExtras = {}) {
     for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
     const turn = new AbortController();
     this.turn = turn;
     try {
-      const ready = await this.attachments(typed, given, turn.signal);
-      if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true };
+      const ready = await gatherMessage(typed, given, [...kept, ...this.attached.images], turn.signal, {
+        runtime: this.runtime,
+        emit: (event) => this.emit(event),
+        elicitFor: (server) => this.elicitFor(server),
+        limits: this.imageLimits(),
+      });
+      if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true } as const;
       const { text, images } = ready;
       if (images.length) {
-        this.attached = [];
-        this.emit({ type: 'attachments', images: [] });
+        this.attached.images = [];
         this.emit({ type: 'images', images });
       }
       const outcome = await runTurn(
@@ -543,7 +349,7 @@ export class ChatController {
         { text, images, ...(model ? { model } : {}) },
         turn.signal,
         (event) => this.emit(event),
-        (event) => this.askEngine(event),
+        (event) => this.questions.askEngine(event),
       );
       const file = this.chat.conversation.sessionFile;
       if (outcome.status === 'answered' && file) this.emit({ type: 'session-saved', file });
@@ -553,117 +359,9 @@ export class ChatController {
     }
   }
 
-  /**
-   * What goes with a message: the resources it names (`@server:uri`, their text appended), the pictures attached,
-   * named (`@shot.png`) or given (a prompt's). Undefined, with the error shown, when one cannot go: nothing is
-   * sent, and what was attached waits for the next try.
-   */
-  private async attachments(
-    typed: string,
-    given: NamedImage[],
-    signal: AbortSignal,
-  ): Promise<{ text: string; images: MessageImage[] } | undefined> {
-    // A message that may name a resource waits for the servers, as its turn would.
-    const pool = MENTION.test(typed) ? await this.runtime.mcpReady() : this.runtime.mcpPool();
-    const { text: said, mentions } = resourceMentions(typed, pool);
-    const { text: spoken, files } = imageMentions(said);
-    const texts = [spoken];
-    const pictures = [...given];
-    const images = [...this.attached];
-    const limits = this.imageLimits();
-    try {
-      for (const { server, uri } of mentions) {
-        const label = `${server}:${uri}`;
-        const content = await pool!.readResource(server, uri, signal, this.elicitFor(server));
-        texts.push(content.text);
-        pictures.push(...content.images.map((image) => ({ ...image, name: label })));
-        this.emit({
-          type: 'notice',
-          level: 'dim',
-          text: `Attached ${label} (${content.text.length} characters).`,
-        });
-      }
-      for (const { data, name } of pictures)
-        images.push(
-          await loadImage({ bytes: Buffer.from(data, 'base64'), name }, limits, workingDirectory()),
-        );
-      for (const file of files) images.push(await loadImage({ file }, limits, workingDirectory()));
-    } catch (error) {
-      if (!signal.aborted)
-        this.emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
-      return undefined;
-    }
-    return { text: texts.join('\n\n'), images };
-  }
-
   /** How large a picture the active model's provider takes. */
   private imageLimits() {
     return IMAGE_LIMITS[this.runtime.config().activeModel?.provider ?? 'openai'];
-  }
-
-  private askEngine(event: EngineQuestion): Promise<Reply> {
-    if (event.type === 'confirmation-request') return this.ask('confirm', CONFIRM_QUESTION);
-    if (event.type === 'elicitation') return this.askServer(event.server, event.request);
-    return this.ask('ask', ASK_PROMPT, event.options);
-  }
-
-  /**
-   * What an MCP server asks while a request of ours runs (a tool call, a prompt, a resource): a person answers,
-   * never the model. A window gets the whole form; a terminal is asked field by field; with nobody there
-   * (`hac -p`) the server is told no, in one line.
-   */
-  private async askServer(server: string, request: ElicitationRequest): Promise<ElicitationAnswer> {
-    if (this.options.unattended) {
-      this.emit({ type: 'notice', level: 'warn', text: unattendedLine(server, request) });
-      return { action: 'decline' };
-    }
-    this.emit({ type: 'notice', level: 'info', text: askedLine(server, request) });
-    if (request.mode === 'url') this.emit({ type: 'open-link', url: request.url });
-    let answer: ElicitationAnswer;
-    if (this.options.wholeForms && request.mode === 'form') {
-      const shown = { server, message: request.message, fields: request.fields };
-      answer = await new Promise<ElicitationAnswer>((resolve) => {
-        this.pending = {
-          kind: 'form',
-          resolve: () => undefined,
-          reject: () => undefined,
-          form: { shown, resolve },
-        };
-        this.emit({ type: 'form', ...shown });
-      });
-    } else {
-      answer = await askInTerminal(request, {
-        say: (text) => this.emit({ type: 'notice', level: 'info', text }),
-        ask: (text, field) =>
-          this.ask(
-            'field',
-            text,
-            field?.options?.map((o) => o.label),
-            field,
-          ),
-      });
-    }
-    this.emit({ type: 'notice', level: 'dim', text: answerLine(server, request, answer) });
-    return answer;
-  }
-
-  private ask(kind: PromptKind, text: string, choices?: string[], field?: FormField): Promise<string> {
-    const unattended = this.options.unattended;
-    if (unattended) {
-      // Nobody to ask: approve or decline a tool call as told, leave the rest unanswered.
-      if (kind === 'confirm') return Promise.resolve(unattended.approveTools ? 'y' : 'n');
-      return kind === 'ask' ? Promise.resolve('') : Promise.reject(new Error('cancelled'));
-    }
-    return new Promise((resolve, reject) => {
-      this.pending = { kind, resolve, reject, ...(field && { field }) };
-      this.emit({
-        type: 'prompt',
-        kind,
-        text,
-        ...(choices?.length ? { choices } : {}),
-        ...(field?.sensitive ? { secret: true as const } : {}),
-      });
-    });
   }
 
   private emitStatus(): void {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_BASE_URL } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { Logger } from '../logging/logger.js';
+import type { ChatParts } from './message-commands.js';
 
 /** The model offered for a key found in the environment (the same as the example config.json names). */
 const KEYED_MODELS: { variable: string; model: DiscoveredModel }[] = [
@@ -50,4 +51,33 @@ export async function firstRunChoices(
     label: `ollama: ${name} (on ${DEFAULT_BASE_URL.ollama})`,
   }));
   return [...keyed, ...ollama];
+}
+
+/** The first run's question, when a provider is within reach and there is no config.json. */
+const SET_UP_QUESTION = 'Write config.json for which? (a number, 0 for not now): ';
+
+/** Offers the choices found; writes config.json with the one picked (nothing without a pick). */
+export async function offerConfig(
+  { runtime, chat, questions, emit }: ChatParts,
+  choices: { model: DiscoveredModel; label: string }[],
+): Promise<void> {
+  const say = (line: string) => emit({ type: 'command-output', lines: [line] });
+  const labels = choices.map((c) => c.label);
+  emit({
+    type: 'command-output',
+    lines: [
+      `No config.json yet. hac can write ${runtime.paths.config} for what it found:`,
+      ...labels.map((label, i) => `  ${i + 1}) ${label}`),
+    ],
+  });
+  const reply = (await questions.ask('choice', SET_UP_QUESTION, labels).catch(() => '0')).trim();
+  const chosen = /^\d+$/.test(reply) ? choices[Number(reply) - 1] : undefined;
+  if (!chosen) return say('Nothing written. /help says how to add a model by hand.');
+  try {
+    const active = await chat.commands.setActiveModel({ add: chosen.model });
+    const key = chosen.model.apiKey ? ` (its key is read from ${chosen.model.apiKey}, never written)` : '';
+    say(`Wrote config.json with ${active.label} (${active.provider}) as the active model${key}. Ask away.`);
+  } catch (error) {
+    emit({ type: 'error', code: 'command-failed', message: (error as Error).message });
+  }
 }

@@ -10,6 +10,13 @@ export type EngineQuestion = Extract<
   { type: 'confirmation-request' | 'question' | 'elicitation' }
 >;
 
+/** How a message's turn ended: a one-shot run exits with it. */
+export interface TurnOutcome {
+  status: TurnStatus;
+  /** An error was shown during the turn (a tool's or the model's). */
+  hadError: boolean;
+}
+
 /** How a host answers the engine's questions; resolves with the reply text, or the answer to a server's form. */
 export type Ask = (event: EngineQuestion, signal: AbortSignal) => Promise<Reply>;
 
@@ -23,7 +30,7 @@ export async function runTurn(
   signal: AbortSignal,
   emit: (event: EngineEvent) => void,
   ask: Ask,
-): Promise<{ status: TurnStatus; hadError: boolean }> {
+): Promise<TurnOutcome> {
   let status: TurnStatus = 'failed';
   let hadError = false;
   for await (const event of engine.run(text, signal, images, model)) {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { CommandContext } from '../commands/command-types.js';
 import type { SessionRequest, SessionView } from './bridge.js';
+import type { HostEvent } from '../types/host-event.js';
+import type { Message } from '../types/message.js';
 
 /** A window's session list: the recent sessions, or those holding every word of `query`, newest first. */
 export async function sessionViews(commands: CommandContext, query: string): Promise<SessionView[]> {
@@ -49,4 +51,20 @@ export async function changeSession(
       return 'Not exported: no free file name.';
     }
   }
+}
+
+/** The messages of a resumed conversation a window shows: its last 50. */
+const RESUMED_SHOWN = 50;
+
+/** The end of a resumed conversation as it looked when it was held: questions and answers. */
+export function resumedEvents(messages: readonly Message[]): HostEvent[] {
+  const earlier = messages.length - RESUMED_SHOWN;
+  const events: HostEvent[] = [];
+  if (earlier > 0) events.push({ type: 'notice', level: 'dim', text: `(${earlier} earlier messages)` });
+  for (const message of messages.slice(Math.max(0, earlier))) {
+    if (message.role === 'user') events.push({ type: 'input', text: message.content, reply: false });
+    else if (message.role === 'assistant')
+      events.push({ type: 'text-delta', text: message.content }, { type: 'turn-end', status: 'answered' });
+  }
+  return events;
 }

@@ -1,9 +1,8 @@
-import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
+import { UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcp-config.js';
 import {
   callFailure,
   describeError,
-  isSameOriginIssuerMismatch,
   isSessionGone,
   isUndelivered,
   McpPoolError,
@@ -12,9 +11,17 @@ import {
 import { listAllTools, type McpToolInfo } from './list-tools.js';
 import { listFeatures, type McpFeatureLists } from './list-features.js';
 import { StderrTail } from './stderr-tail.js';
-import { closeSession, createTransport, type McpConnectionOptions, type Session } from './mcp-session.js';
-import { statelessRevisionOffered, versionNegotiation } from './protocol-era.js';
-import { abortable, withTimeout } from './timing.js';
+import {
+  closeSession,
+  createClient,
+  watchSession,
+  createTransport,
+  type McpConnectionOptions,
+  type Session,
+} from './mcp-session.js';
+import { versionNegotiation } from './protocol-era.js';
+import { nextAttempt, type ConnectAttempt } from './connect-attempts.js';
+import { abortable, withChildSignal, withTimeout } from './timing.js';
 import { ElicitationRoute, type Elicit } from './elicitation.js';
 import type { McpCallResult } from './tool-result-text.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
@@ -26,9 +33,6 @@ import { ServerSignIn } from './oauth/server-sign-in.js';
  */
 export type McpServerState =
   'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'needs-sign-in';
-
-/** Browser sign-ins one connect may ask for: the first, and two for more access (step-up). */
-const MAX_SIGN_INS_PER_CONNECT = 3;
 
 /** One configured MCP server: its session (opened, reused, reopened once when lost), tools and status. */
 export class McpConnection {
@@ -198,14 +202,11 @@ export class McpConnection {
     this.options.logger.debug(`MCP ${this.name}/${tool} call: ${JSON.stringify(args)}`);
     // The SDK never removes its abort listener from the signal it gets; a per-call child signal keeps a
     // turn's signal from collecting one listener per call (Node warns on stderr after 10).
-    const callController = new AbortController();
-    const forward = () => callController.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    try {
+    return withChildSignal(signal, async (callSignal) => {
       const result = await session.client.callTool(
         { name: tool, arguments: args },
         {
-          signal: callController.signal,
+          signal: callSignal,
           timeout: this.config.timeoutMs,
           resetTimeoutOnProgress: true,
           // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
@@ -215,19 +216,14 @@ export class McpConnection {
       );
       this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);
       return result;
-    } finally {
-      signal.removeEventListener('abort', forward);
-    }
+    });
   }
 
-  /**
-   * `pinned`: the stateless revision a stdio server asked for when it refused `initialize`; `signIns`: browser
-   * sign-ins this connect has already been through.
-   */
+  /** One try at connecting, and the tries a refusal calls for (see `nextAttempt`). */
   private async connectSession(
     generation: number,
     signal: AbortSignal,
-    { pinned, signIns = 0 }: { pinned?: string; signIns?: number } = {},
+    attempt: ConnectAttempt = { signIns: 0, lenientIssuer: this.lenientIssuer },
   ): Promise<Session> {
     const { logger, connectTimeoutMs, clientInfo } = this.options;
     await this.allowAutoSignIn();
@@ -235,45 +231,16 @@ export class McpConnection {
       ...this.options,
       stderr: this.stderr,
       oauth: () => this.signIns.provider(),
-      lenientIssuer: this.lenientIssuer,
+      lenientIssuer: attempt.lenientIssuer,
     });
-    const client = new Client(clientInfo, {
-      // Servers may ask the user for input during a call: a form, or a page to open (a sign-in, a payment).
-      capabilities: { elicitation: { form: {}, url: {} } },
-      versionNegotiation: versionNegotiation(this.config.transport, pinned),
-      // Stateless servers announce changes only to a subscription, which the SDK opens for a listener here.
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshTools(session) },
-        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshFeatures(session) },
-        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void this.refreshFeatures(session) },
-      },
+    const negotiation = versionNegotiation(this.config.transport, attempt.pinned);
+    const client = createClient(clientInfo, negotiation, {
+      listChanged: (lists) => void this.refreshLists(session, lists),
+      elicit: (params, id, abort) => this.questions.answer(params, id, abort),
     });
-    client.setRequestHandler('elicitation/create', (request, ctx) =>
-      this.questions.answer(request.params, ctx.mcpReq.id, ctx.mcpReq.signal),
+    const session: Session = watchSession(client, transport, this.config, logger, (reason) =>
+      this.lost(session, reason),
     );
-    let markExited!: () => void;
-    const session: Session = {
-      client,
-      transport,
-      exited: new Promise((resolve) => (markExited = resolve)),
-      closing: false,
-    };
-    client.onclose = () => {
-      markExited();
-      if (!session.closing)
-        this.lost(
-          session,
-          this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed',
-        );
-    };
-    client.onerror = (error) => {
-      logger.debug(`MCP ${this.name} transport: ${describeError(error)}`);
-      // Remote transports report a dead server only here (sdk-facts): the SSE client would otherwise reconnect
-      // silently into a new, uninitialised server session. Other errors (a stray stdout line) are not fatal.
-      if (!session.closing && isSessionGone(error)) {
-        this.lost(session, describeError(error));
-      }
-    };
     const seconds = connectTimeoutMs / 1000;
     try {
       logger.debug(`MCP ${this.name}: connecting over ${this.config.transport}.`);
@@ -283,30 +250,11 @@ export class McpConnection {
           signal,
         );
       } catch (error) {
-        if (!this.lenientIssuer && isSameOriginIssuerMismatch(error, this.config.url)) {
-          // Servers of the 2025-03-26 revision are their own authorization server, and some name a path of
-          // theirs as the issuer; with everything on the server's own origin there is no other party to mix up.
-          logger.warn(
-            `MCP ${this.name}: ${describeError(error)}; accepted, as it is the server's own origin.`,
-          );
-          this.lenientIssuer = true;
-          this.track(this.shutdown(session));
-          return await this.connectSession(generation, signal, { pinned, signIns });
-        }
-        const stateless = pinned ? undefined : statelessRevisionOffered(error);
-        if (stateless) {
-          logger.debug(`MCP ${this.name}: refused initialize; starting it again for revision ${stateless}.`);
-          this.track(this.shutdown(session));
-          return await this.connectSession(generation, signal, { pinned: stateless, signIns });
-        }
-        // The browser sign-in this connect started: once it is done, connect again with the new tokens. A server
-        // that keeps asking for more access (403 insufficient_scope) gets a few sign-ins, not a loop.
-        if (!(error instanceof UnauthorizedError) || !this.signIns.underWay) throw error;
-        if (signIns + 1 >= MAX_SIGN_INS_PER_CONNECT)
-          throw new Error(`still refused after ${MAX_SIGN_INS_PER_CONNECT} sign-ins`, { cause: error });
-        await this.signIns.finish(session.transport, signal);
+        const server = { config: this.config, logger, signIns: this.signIns, transport };
+        const next = await nextAttempt(error, attempt, server, signal);
+        this.lenientIssuer = next.lenientIssuer;
         this.track(this.shutdown(session));
-        return await this.connectSession(generation, signal, { pinned, signIns: signIns + 1 });
+        return await this.connectSession(generation, signal, next);
       }
       this.questions.watch(transport);
       const tools = await this.signedIn(session, signal, () =>
@@ -394,33 +342,28 @@ export class McpConnection {
     }
   }
 
-  private async refreshTools(session: Session): Promise<void> {
+  /** A server said its tools, or its prompts and resources, changed: they are listed again. */
+  private async refreshLists(session: Session, lists: 'tools' | 'features'): Promise<void> {
+    const { logger, onChange } = this.options;
     try {
-      const tools = await listAllTools(session.client);
-      if (session !== this.session) return;
-      this.tools = tools;
-      this.options.logger.debug(
-        `MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`,
-      );
-      this.options.onChange();
+      if (lists === 'tools') {
+        const tools = await listAllTools(session.client);
+        if (session !== this.session) return;
+        this.tools = tools;
+        logger.debug(`MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+      } else {
+        const features = await listFeatures(session.client);
+        if (session !== this.session) return;
+        this.features = features;
+        const { prompts, resources } = features;
+        logger.debug(
+          `MCP ${this.name} lists changed: ${prompts.length} prompts, ${resources.length} resources`,
+        );
+      }
+      onChange();
     } catch (error) {
-      this.options.logger.warn(`MCP server "${this.name}": refreshing tools failed: ${describeError(error)}`);
-    }
-  }
-
-  private async refreshFeatures(session: Session): Promise<void> {
-    try {
-      const features = await listFeatures(session.client);
-      if (session !== this.session) return;
-      this.features = features;
-      this.options.logger.debug(
-        `MCP ${this.name} lists changed: ${features.prompts.length} prompts, ${features.resources.length} resources`,
-      );
-      this.options.onChange();
-    } catch (error) {
-      this.options.logger.warn(
-        `MCP server "${this.name}": refreshing its lists failed: ${describeError(error)}`,
-      );
+      const what = lists === 'tools' ? 'tools' : 'its lists';
+      logger.warn(`MCP server "${this.name}": refreshing ${what} failed: ${describeError(error)}`);
     }
   }
 

@@ -1,7 +1,10 @@
 import {
+  Client,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-  type Client,
+  type ElicitRequest,
+  type ElicitResult,
+  type VersionNegotiationOptions,
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -13,6 +16,7 @@ import type { McpAuthStore } from './oauth/auth-store.js';
 import { ProcessTreeTransport } from './process-tree-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 import { settlesWithin, withTimeout } from './timing.js';
+import { describeError, isSessionGone } from './mcp-errors.js';
 
 /** One open connection to a server: the SDK client, its transport, and whether hac is closing it. */
 export interface Session {
@@ -33,6 +37,68 @@ export interface TransportOptions {
   oauth(): Promise<OAuthClientProvider>;
   /** Accept authorization metadata naming another issuer on the server's own origin (2025-03-26 servers). */
   lenientIssuer?: boolean;
+}
+
+/** What a server may start: a list changed, or a question for the user (elicitation). */
+export interface ClientHooks {
+  listChanged(lists: 'tools' | 'features'): void;
+  elicit(params: ElicitRequest['params'], id: string | number, signal: AbortSignal): Promise<ElicitResult>;
+}
+
+/** The SDK client for one session, declaring what hac does when a server speaks first. */
+export function createClient(
+  clientInfo: { name: string; version: string },
+  versionNegotiation: VersionNegotiationOptions,
+  hooks: ClientHooks,
+): Client {
+  const changed = (lists: 'tools' | 'features') => ({
+    autoRefresh: false,
+    debounceMs: 0,
+    onChanged: () => hooks.listChanged(lists),
+  });
+  const client = new Client(clientInfo, {
+    // Servers may ask the user for input during a call: a form, or a page to open (a sign-in, a payment).
+    capabilities: { elicitation: { form: {}, url: {} } },
+    versionNegotiation,
+    // Stateless servers announce changes only to a subscription, which the SDK opens for a listener here.
+    listChanged: { tools: changed('tools'), prompts: changed('features'), resources: changed('features') },
+  });
+  client.setRequestHandler('elicitation/create', (request, ctx) =>
+    hooks.elicit(request.params, ctx.mcpReq.id, ctx.mcpReq.signal),
+  );
+  return client;
+}
+
+/**
+ * The session of a client and its transport, which tells `lost` when it ended without hac closing it: the
+ * process exited, the connection closed, or a remote server forgot the session.
+ */
+export function watchSession(
+  client: Client,
+  transport: Transport,
+  config: McpServerConfig,
+  logger: Logger,
+  lost: (reason: string) => void,
+): Session {
+  let markExited!: () => void;
+  const session: Session = {
+    client,
+    transport,
+    exited: new Promise((resolve) => (markExited = resolve)),
+    closing: false,
+  };
+  client.onclose = () => {
+    markExited();
+    if (!session.closing)
+      lost(config.transport === 'stdio' ? 'the server process exited' : 'the connection closed');
+  };
+  client.onerror = (error) => {
+    logger.debug(`MCP ${config.name} transport: ${describeError(error)}`);
+    // Remote transports report a dead server only here: the SSE client would otherwise reconnect silently into
+    // a new, uninitialised server session. Other errors (a stray stdout line) are not fatal.
+    if (!session.closing && isSessionGone(error)) lost(describeError(error));
+  };
+  return session;
 }
 
 /**

@@ -31,3 +31,18 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
   );
   return Promise.race([settled, elapsed]).finally(() => clearTimeout(timer));
 }
+
+/** Runs `run` with a signal of its own that follows `signal`, and stops following it when done. */
+export async function withChildSignal<T>(
+  signal: AbortSignal,
+  run: (child: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const child = new AbortController();
+  const forward = () => child.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await run(child.signal);
+  } finally {
+    signal.removeEventListener('abort', forward);
+  }
+}
