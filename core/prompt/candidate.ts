@@ -27,8 +27,12 @@ export interface CandidateHost {
   readonly frameBase: number;
   /** Makes `candidate` the current mode, holding `first` (at absolute position `at`). */
   hold(candidate: Candidate, first: string, at: number): void;
-  /** It was a call (or calls): never shown. An empty list drops the held text. */
-  hide(calls: FunctionCall[]): void;
+  /**
+   * It was a call (or calls): never shown. An empty list drops the held text. `whole` is the candidate's text
+   * when `held` does not hold all of it: shown instead, and back to prose, when the words before it introduce it
+   * as an example.
+   */
+  hide(calls: FunctionCall[], whole?: string): void;
   /** Shows `text` (with the line's held indentation) and empties `held`; the mode stays. */
   release(text: string): void;
   /** Back to prose. */

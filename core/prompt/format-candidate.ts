@@ -138,7 +138,7 @@ export class FormatCandidate implements Candidate {
         const calls = format.decide(text, true, host.resolver);
         if (Array.isArray(calls)) {
           this.readers.length = 0;
-          host.hide(calls);
+          host.hide(calls, text);
           return j + 1;
         }
       }

@@ -4,6 +4,7 @@ import { FenceCandidate } from './fence-candidate.js';
 import { AFTER_CALL_OPENERS, FormatCandidate, MID_LINE_FIRST_CHARS } from './format-candidate.js';
 import type { FunctionCall } from './function-call.js';
 import { JsonCandidate } from './json-candidate.js';
+import { introducesExample } from './explained-example.js';
 import type { ToolRef } from './prompt-tools.js';
 import { createToolResolver, type ToolResolver } from './tool-resolver.js';
 
@@ -71,6 +72,8 @@ class Splitter implements HoldBack, CandidateHost {
   private readonly frames: { s: string; i: number; base: number }[] = [];
   frameBase = 0;
   private total = 0;
+  /** The message as it came, to read the words before a possible call (explained-example.ts). */
+  private raw = '';
   private ended = false;
   private readonly json = new JsonCandidate(this);
   private readonly fence = new FenceCandidate(this);
@@ -85,6 +88,7 @@ class Splitter implements HoldBack, CandidateHost {
     if (this.ended || delta === '') return { show: '', holding: this.isHolding() };
     this.frames.push({ s: delta, i: 0, base: this.total });
     this.total += delta.length;
+    this.raw += delta;
     try {
       this.run();
     } catch {
@@ -166,7 +170,13 @@ class Splitter implements HoldBack, CandidateHost {
     this.frames.push({ s: text, i: 0, base });
   }
 
-  hide(calls: FunctionCall[]): void {
+  hide(calls: FunctionCall[], whole = this.held): void {
+    // A call the model shows while explaining how calls are written is part of its answer, not a request.
+    if (calls.length > 0 && introducesExample(this.raw.slice(0, this.heldStart))) {
+      this.release(whole);
+      this.toText(false);
+      return;
+    }
     this.calls.push(...calls);
     this.held = '';
     this.indent = '';
