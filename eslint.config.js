@@ -14,6 +14,7 @@ const CORE_FLOORS = [
   'prompt',
   'tools',
   'config',
+  'memory',
   'sessions',
   'commands',
   'providers',

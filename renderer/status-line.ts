@@ -37,5 +37,16 @@ function statusText(status: ChatStatus, asking: boolean): string {
     : status.busy
       ? 'working… (Esc cancels)'
       : 'ready';
-  return [model, `tools: ${status.toolMode}`, mcp, doing].join('  ·  ');
+  const use = [
+    ...(status.context !== undefined ? [`ctx ${status.context}%`] : []),
+    ...(status.tokens ? [`${tokens(status.tokens)} tokens`] : []),
+  ];
+  const place = status.workspace ? [status.workspace] : [];
+  return [model, `tools: ${status.toolMode}`, mcp, ...use, ...place, doing].join('  ·  ');
+}
+
+/** 950, 12.3k, 1.2M: a count at a glance. */
+function tokens(n: number): string {
+  if (n < 1000) return String(n);
+  return n < 1e6 ? `${(n / 1e3).toFixed(1)}k` : `${(n / 1e6).toFixed(1)}M`;
 }

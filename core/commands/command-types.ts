@@ -3,7 +3,7 @@ import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { SessionListing } from '../sessions/session-store.js';
-import type { MessageImage } from '../types/message.js';
+import type { MessageImage, Usage } from '../types/message.js';
 
 /**
  * What a command produced: lines to print, optionally a follow-up question whose reply continues the
@@ -74,6 +74,8 @@ export interface CommandContext {
     /** Another session file than this conversation's. */
     file?: string,
   ): Promise<{ file: string } | { exists: string } | undefined>;
+  /** Each answered turn's tokens, oldest first, and how full the last request was (percent). */
+  usage(): { turns: { user: string; model?: string; usage?: Usage }[]; context?: number };
   /** The last `n` exchanges of this conversation, oldest first. */
   lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[];
   /**
@@ -82,6 +84,17 @@ export interface CommandContext {
    */
   rewind(n: number, options?: { save?: boolean }): Promise<number>;
   undoRewind(): void;
+  /** What memory holds now: memory.md (its path and text) and the workspace's AGENTS.md files. */
+  memory(): Promise<{
+    file: string;
+    personal: string;
+    files: { file: string; text: string }[];
+    skipped: string[];
+  }>;
+  /** Adds a line to memory.md; resolves with the line written. */
+  remember(fact: string): Promise<string>;
+  /** Removes line n of memory.md; resolves with the line removed. */
+  forget(n: number): Promise<string>;
   /** Configured servers in file order, the load error of mcp-servers.json if any. */
   mcpServers(): Promise<{ servers: McpServerView[]; error?: ConfigError; file: string }>;
   setMcpEnabled(name: string, on: boolean): Promise<void>;

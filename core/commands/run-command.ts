@@ -4,6 +4,8 @@ import { resumeCommand, sessionsCommand } from './session-commands.js';
 import { deleteCommand, exportCommand, renameCommand, rewindCommand } from './conversation-commands.js';
 import { setModelCommand } from './set-model.js';
 import { toolCommand } from './tool-command.js';
+import { forgetCommand, memoryCommand, rememberCommand } from './memory-commands.js';
+import { usageCommand } from './usage-command.js';
 
 /** Every command with its one-line description, in the order /help lists them. */
 export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
@@ -60,6 +62,14 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     description: 'Take back your last message and put it in the prompt to change.',
   },
   { name: '/rewind', usage: '/rewind [n]', description: 'Take back the last n exchanges (1 by default).' },
+  {
+    name: '/remember',
+    usage: '/remember <text>',
+    description: 'Add a line to your memory (memory.md), sent with every request.',
+  },
+  { name: '/memory', usage: '/memory', description: 'Show your memory and the AGENTS.md files in use.' },
+  { name: '/forget', usage: '/forget <n>', description: 'Remove line n of your memory.' },
+  { name: '/usage', usage: '/usage', description: 'Show the tokens used per turn and in this conversation.' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
   {
     name: '/image',
@@ -106,6 +116,14 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return rewindCommand(ctx, arg);
     case '/tool':
       return toolCommand(ctx, arg);
+    case '/remember':
+      return rememberCommand(ctx, arg);
+    case '/memory':
+      return memoryCommand(ctx);
+    case '/forget':
+      return forgetCommand(ctx, arg);
+    case '/usage':
+      return usageCommand(ctx);
     case '/exit':
       return { lines: [], exit: true };
     default:

@@ -57,6 +57,9 @@ export const configFileSchema = z
     summaryModel: z.optional(z.string()),
     askUserTool: z._default(z.boolean(), true),
     markdown: z._default(z.boolean(), true),
+    memory: z._default(z.boolean(), true),
+    memoryShare: z._default(z.number().check(z.gt(0), z.lte(1)), 0.2),
+    fallbackModels: z._default(z.array(z.string()), []),
   })
   .check(
     z.superRefine((config, ctx) => {
@@ -74,18 +77,24 @@ export const configFileSchema = z
         });
       }
       const named = (m: unknown, key: 'name' | 'model') => (m as Record<string, unknown> | null)?.[key];
-      if (
-        typeof config.summaryModel === 'string' &&
-        !models.some(
-          (m) => named(m, 'name') === config.summaryModel || named(m, 'model') === config.summaryModel,
-        )
-      ) {
+      const listed = (name: string) =>
+        models.some((m) => named(m, 'name') === name || named(m, 'model') === name);
+      if (typeof config.summaryModel === 'string' && !listed(config.summaryModel)) {
         ctx.addIssue({
           code: 'custom',
           path: ['summaryModel'],
           message: `"${config.summaryModel}" is not one of models[]`,
         });
       }
+      const fallbacks: unknown[] = Array.isArray(config.fallbackModels) ? config.fallbackModels : [];
+      fallbacks.forEach((name, i) => {
+        if (typeof name === 'string' && !listed(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fallbackModels', i],
+            message: `"${name}" is not one of models[]`,
+          });
+      });
     }, everyProblemAtOnce),
   );
 
@@ -112,4 +121,7 @@ export const CONFIG_FIXES: Record<string, string> = {
   logLevel: 'Use one of "debug", "info", "warn", "error".',
   toolCallMode: 'Use "manual" or "auto".',
   summaryModel: 'Use the name of a model listed in models[], or remove the key.',
+  fallbackModels: 'Use a list of names of models listed in models[], e.g. ["claude-sonnet-4-6"].',
+  memory: 'Use true (memory.md and AGENTS.md go with every request) or false.',
+  memoryShare: 'Use a fraction of contextMaxChars between 0 and 1, e.g. 0.2.',
 };

@@ -51,6 +51,12 @@ export interface HacConfig {
   summarize: boolean;
   summaryModel: ModelConfig | undefined;
   askUserTool: boolean;
+  /** Personal and workspace memory go with every request (and the remember tool is offered). */
+  memory: boolean;
+  /** The share of contextMaxChars the memories may take before they are summarised. */
+  memoryShare: number;
+  /** Who answers, in order, when the model cannot (unavailable, timeout, rate limit, unknown model). */
+  fallbackModels: ModelConfig[];
 }
 
 export const DEFAULT_BASE_URL: Record<Provider, string> = {
@@ -90,6 +96,12 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConf
     summarize: raw.summarize,
     summaryModel,
     askUserTool: raw.askUserTool,
+    memory: raw.memory,
+    memoryShare: raw.memoryShare,
+    fallbackModels: raw.fallbackModels.flatMap((name) => {
+      const model = models.find((m) => m.label === name || m.id === name);
+      return model ? [model] : [];
+    }),
   };
 }
 

@@ -12,6 +12,8 @@ export interface HacPaths {
   sessions: string;
   logs: string;
   history: string;
+  /** The user's personal memory, one fact per line. */
+  memory: string;
 }
 
 /** The user's home folder (`~`): $HOME, else the system's idea of it. */
@@ -38,5 +40,6 @@ export function hacPaths(home: string = resolveHome()): HacPaths {
     sessions: path.join(home, 'sessions'),
     logs: path.join(home, 'logs'),
     history: path.join(home, 'history'),
+    memory: path.join(home, 'memory.md'),
   };
 }

@@ -47,6 +47,8 @@ export class Conversation {
   /** Every step of this run's answers, thinking included, by the answer's place in the session (never saved). */
   private steps = new Map<number, TurnStep[]>();
   contextState: ContextSessionState = newContextSession();
+  /** How full the last request was, in percent of contextMaxChars (for `/usage` and the window's gauge). */
+  contextPercent: number | undefined;
   private beforeRewind:
     | {
         messages: Message[];
@@ -89,6 +91,19 @@ export class Conversation {
     this.file = undefined;
     this.session = undefined;
     this.contextState = newContextSession();
+    this.contextPercent = undefined;
+  }
+
+  /** Each answered turn's tokens as its session keeps them (resumed turns included), oldest first. */
+  usage(): { user: string; model?: string; usage?: Usage }[] {
+    const messages = this.session?.messages ?? [];
+    const turns: { user: string; model?: string; usage?: Usage }[] = [];
+    for (let i = 1; i < messages.length; i++) {
+      const answer = messages[i]!;
+      if (answer.role !== 'assistant' || messages[i - 1]!.role !== 'user') continue;
+      turns.push({ user: messages[i - 1]!.content, model: answer.model, usage: answer.usage });
+    }
+    return turns;
   }
 
   /** `/resume`: continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
@@ -98,6 +113,7 @@ export class Conversation {
     this.file = file;
     this.session = session;
     this.steps = new Map();
+    this.contextPercent = undefined;
     const latest = session.summaries?.at(-1);
     const summary =
       latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;

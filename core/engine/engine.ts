@@ -1,15 +1,9 @@
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { Logger } from '../logging/logger.js';
-import {
-  composeSystemPrompt,
-  createNativeToolNames,
-  localTimeZone,
-  type PromptServerSpec,
-} from '../prompt/index.js';
+import { composeSystemPrompt, createNativeToolNames, localTimeZone } from '../prompt/index.js';
 import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
-import { createAskUserTool } from '../tools/ask-user-tool.js';
-import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
+import type { MemoryBook } from '../memory/memory-book.js';
 import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message, MessageImage, Usage } from '../types/message.js';
@@ -30,8 +24,9 @@ import type { CompletedTurn, Conversation, TurnStep } from './conversation.js';
 const KEPT_RESULT_CHARS = 4_000;
 import { EventChannel, PendingAnswers, type Reply } from './event-channel.js';
 import { callModel, type ModelCallResult } from './model-call.js';
-import { groupByServer, resolveNativeCalls, resolvePromptCalls, TurnTools } from './resolve-calls.js';
-import { nextQuestionId } from './question-ids.js';
+import { resolveNativeCalls, resolvePromptCalls } from './resolve-calls.js';
+import { setUpTurn, type TurnSetup } from './turn-setup.js';
+import { acts, fallbackLine } from './fallback.js';
 import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
 import { addUsage, estimateUsage } from './usage.js';
@@ -57,17 +52,8 @@ export interface EngineDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** How long streamed text collects before it is handed on: 0 a terminal, 16 a window (see coalesceDeltas). */
   deltaBatchMs?: number;
-}
-
-/** Everything fixed for one turn. */
-interface TurnSetup {
-  config: HacConfig;
-  model: ModelConfig;
-  chat: ChatModel;
-  tools: TurnTools;
-  servers: PromptServerSpec[];
-  basePrompt: string;
-  now: Date;
+  /** Personal and workspace memory, and how the remember tool writes a fact (absent: no memory at all). */
+  memory?: { book: MemoryBook; remember(fact: string): Promise<string> };
 }
 
 /**
@@ -126,9 +112,27 @@ export class Engine {
         await raceAbort(this.deps.toolSource.ready(), signal);
       }
       const channel = new EventChannel<EngineEvent>();
-      const setup = await this.setup(config, model, channel);
-      yield* channel.drainWhile(Promise.resolve()); // a line setup had to say (the tool limit)
-      yield* this.turn({ text, images }, askedAt, setup, channel, signal);
+      const fallbacks = config.fallbackModels.filter((m) => m !== model);
+      for (let current = model; ;) {
+        const setup = await this.setup(config, current, channel, signal);
+        yield* channel.drainWhile(Promise.resolve()); // lines setup had to say (the tool limit, memory)
+        // A model that fails before it has said or done anything is replaced by the next fallback model.
+        let acted = false;
+        try {
+          for await (const event of this.turn({ text, images }, askedAt, setup, channel, signal)) {
+            acted ||= acts(event);
+            yield event;
+          }
+          return;
+        } catch (error) {
+          const next = fallbacks.shift();
+          const text = next && !acted && !signal.aborted ? fallbackLine(error, current, next) : undefined;
+          if (!next || !text) throw error;
+          this.deps.logger.warn(`${text} (${error instanceof Error ? error.message : String(error)})`);
+          yield { type: 'notice', level: 'dim', text };
+          current = next;
+        }
+      }
     } catch (error) {
       if (signal.aborted) {
         yield { type: 'notice', level: 'info', text: RESPONSE_CANCELLED };
@@ -143,42 +147,26 @@ export class Engine {
     }
   }
 
-  private async setup(
+  private setup(
     config: HacConfig,
     model: ModelConfig,
     channel: EventChannel<EngineEvent>,
+    signal: AbortSignal,
   ): Promise<TurnSetup> {
-    const chat = await this.deps.chatModel(model);
-    // A native API's tool limit: whole servers, in file order, until it is reached.
-    const limit = model.toolMode === 'native' ? chat.maxTools : undefined;
-    const { offered: mcpTools, leftOut } = fitToolsToLimit(
-      this.deps.toolSource.tools(),
-      limit,
-      config.askUserTool ? 1 : 0,
-    );
-    if (leftOut.length && limit !== undefined && !this.toolLimitShown) {
-      this.toolLimitShown = true;
-      const text = toolLimitNotice(model.label, limit, leftOut);
-      this.deps.logger.warn(text);
-      channel.push({ type: 'notice', level: 'dim', text });
-    }
-    const ask = createAskUserTool((question, options, signal) => {
-      const id = nextQuestionId();
-      const reply = this.answers.expect(id, signal);
-      channel.push({ type: 'question', id, question, ...(options ? { options } : {}) });
-      return reply.then((given) => (typeof given === 'string' ? given : ''));
-    });
-    const tools = new TurnTools(config.askUserTool ? [...mcpTools, ask] : mcpTools);
-    const servers = groupByServer(mcpTools);
-    return {
-      config,
-      model,
-      chat,
-      tools,
-      servers,
-      basePrompt: (await this.deps.basePrompt()) ?? '',
+    return setUpTurn(config, model, {
+      deps: this.deps,
+      answers: this.answers,
+      channel,
+      signal,
       now: this.now(),
-    };
+      summarise: (messages, summarySignal) => this.summarise(config, model, messages, summarySignal),
+      // The tool-limit line is shown once per conversation.
+      toolLimitShown: () => {
+        const shown = this.toolLimitShown;
+        this.toolLimitShown = true;
+        return shown;
+      },
+    });
   }
 
   private async *turn(
@@ -217,13 +205,15 @@ export class Engine {
         },
         session: conversation.contextState,
         turnState,
-        summarise: (summaryText, summarySignal) => this.summarise(config, model, summaryText, summarySignal),
+        summarise: (summaryText, summarySignal) =>
+          this.summarise(config, model, summaryRequestMessages(summaryText), summarySignal),
         signal,
       };
       let prepared = await prepareContext(input);
       let result: ModelCallResult | undefined;
       for (let overflowRetried = false; ; overflowRetried = true) {
         conversation.contextState = prepared.session;
+        conversation.contextPercent = Math.round((100 * prepared.size.chars) / config.contextMaxChars);
         turnState = prepared.turnState;
         summary = prepared.newSummary ?? summary;
         yield* contextEvents(prepared, this.deps.logger);
@@ -343,6 +333,8 @@ export class Engine {
       toolMode: setup.model.toolMode,
       servers: withhold ? [] : setup.servers,
       askUserTool: !withhold && setup.config.askUserTool,
+      rememberTool: !withhold && setup.memory !== undefined,
+      ...(setup.memory && { memory: setup.memory }),
       ...(lastUserQuery !== undefined ? { lastUserQuery } : {}),
     });
     return withhold ? `${system}\n\n${TOOL_LIMIT_NOTE}` : system;
@@ -375,19 +367,25 @@ export class Engine {
       this.deps.logger.error(message);
       yield { type: 'notice', level: 'warn', text: message };
     }
-    yield { type: 'turn-end', status: 'answered', ...(turn.usage ? { usage: turn.usage } : {}) };
+    const context = this.deps.conversation.contextPercent;
+    yield {
+      type: 'turn-end',
+      status: 'answered',
+      ...(turn.usage ? { usage: turn.usage } : {}),
+      ...(context !== undefined ? { context } : {}),
+    };
   }
 
-  /** Stage 2 of the context window: the summary model's answer to the summary prompt. */
+  /** The summary model's answer: stage 2 of the context window, and memory that outgrew its share. */
   private async summarise(
     config: HacConfig,
     active: ModelConfig,
-    text: string,
+    messages: Message[],
     signal: AbortSignal,
   ): Promise<string> {
     const chat = await this.deps.chatModel(config.summaryModel ?? active);
     let out = '';
-    for await (const part of chat.stream({ messages: summaryRequestMessages(text) }, signal)) {
+    for await (const part of chat.stream({ messages }, signal)) {
       if (part.type === 'text-delta') out += part.text;
     }
     return out.trim();

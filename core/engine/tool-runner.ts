@@ -1,5 +1,4 @@
-import { ASK_USER_SERVER } from '../prompt/ask-user-spec.js';
-import { needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
+import { isAskUser, needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
 import type { Tool, ToolCallContext, ToolImage } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
@@ -120,8 +119,8 @@ export async function* runToolCall(
   }
 
   const tool = call.tool;
-  // hac's own tools (ask_user) are a conversation with the user, not an MCP call: no summary, no result line.
-  const builtin = tool.server === ASK_USER_SERVER;
+  // ask_user is a conversation with the user, not an MCP call: no summary, no result line.
+  const builtin = isAskUser(tool);
   const confirm = needsConfirmation(tool, options.mode, options.confirmDestructiveTools);
   if (!builtin)
     yield {

@@ -16,6 +16,7 @@ import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { FormReply, SessionRequest, SessionView } from './bridge.js';
 import { changeSession, resumedEvents, sessionViews } from './session-actions.js';
 import path from 'node:path';
+import { chatStatus } from './chat-status.js';
 import type { Elicit } from '../mcp/index.js';
 import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
 import type { Chat, Runtime } from './runtime.js';
@@ -121,14 +122,7 @@ export class ChatController {
 
   /** The state a status bar shows. */
   get status(): ChatStatus {
-    const model = this.runtime.config().activeModel;
-    return {
-      ...(model ? { model: model.label, provider: model.provider } : {}),
-      toolMode: this.runtime.config().toolCallMode,
-      markdown: this.runtime.config().markdown,
-      mcp: { ...this.mcpCounts },
-      busy: this.working,
-    };
+    return chatStatus(this.runtime, this.chat, this.mcpCounts, this.working);
   }
 
   /** Whether a line now would start something (nothing runs and nothing is being asked). */

@@ -7,7 +7,10 @@ import { updateJsonFile } from '../config/json-edit.js';
 import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
 import { discoverAnthropic } from '../providers/anthropic/discover-anthropic-models.js';
 import { discoverOllama } from '../providers/ollama/discover-ollama-models.js';
-import { hacPaths, type HacPaths } from '../config/paths.js';
+import { hacPaths, userHome, type HacPaths } from '../config/paths.js';
+import { MemoryBook } from '../memory/memory-book.js';
+import { forgetLine, readPersonalMemory, rememberLine } from '../memory/personal-memory.js';
+import { readWorkspaceMemory } from '../memory/workspace-memory.js';
 import { Conversation } from '../engine/conversation.js';
 import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
@@ -143,6 +146,11 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
 
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
   const sessions = new FileSessionStore(paths.sessions, secrets);
+  // The window's workspace is the folder its process started in, as a terminal's is.
+  const memory = new MemoryBook(
+    { personal: paths.memory, workspace: workingDirectory(), home: userHome(env) },
+    logger,
+  );
   const models = new Map<string, Promise<ChatModel>>();
   const sdkChatModel = (model: ModelConfig) => {
     const key = JSON.stringify(model);
@@ -183,6 +191,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     | 'deleteSession'
     | 'exportSession'
     | 'lastExchanges'
+    | 'usage'
     | 'rewind'
     | 'undoRewind'
   > = {
@@ -200,6 +209,12 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       logger.info(`Tool call mode set to ${mode}.`);
     },
     mcpServers: () => mcp.view(),
+    async memory() {
+      const workspace = await readWorkspaceMemory(workingDirectory(), userHome(env));
+      return { file: paths.memory, personal: await readPersonalMemory(paths.memory), ...workspace };
+    },
+    remember: (fact) => rememberLine(paths.memory, fact),
+    forget: (n) => forgetLine(paths.memory, n),
     setMcpEnabled: (name, on) => mcp.setEnabled(name, on),
     mcpSignIn: (name) => mcp.signIn(name),
     mcpPasteSignIn: (name, text) => mcp.pasteSignIn(name, text),
@@ -210,7 +225,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       const active = config.activeModel;
       if (!active || active.toolMode !== 'native') return undefined;
       const limit = (await chatModel(active)).maxTools;
-      const { leftOut } = fitToolsToLimit(mcp.source.tools(), limit, config.askUserTool ? 1 : 0);
+      const builtins = (config.askUserTool ? 1 : 0) + (config.memory ? 1 : 0);
+      const { leftOut } = fitToolsToLimit(mcp.source.tools(), limit, builtins);
       return leftOut.length && limit !== undefined
         ? toolLimitNotice(active.label, limit, leftOut)
         : undefined;
@@ -250,6 +266,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         timeZone: options.timeZone,
         sleep: options.sleep,
         deltaBatchMs: chatOptions.deltaBatchMs,
+        memory: { book: memory, remember: (fact) => rememberLine(paths.memory, fact) },
       });
       const commands: CommandContext = {
         ...shared,
@@ -284,6 +301,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
         },
         lastExchanges: (n) => conversation.lastExchanges(n),
+        usage: () => ({ turns: conversation.usage(), context: conversation.contextPercent }),
         rewind: (n, rewindOptions) => conversation.rewind(n, rewindOptions),
         undoRewind: () => conversation.undoRewind(),
         resumeSession: (file) => conversation.resume(file),

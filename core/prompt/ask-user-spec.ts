@@ -39,7 +39,27 @@ export function askUserToolSpec(): PromptToolSpec {
   };
 }
 
-/** The `## hac` section of the FUNCTIONS block, listed after every MCP server. */
-export function askUserServerSpec(): PromptServerSpec {
-  return { name: ASK_USER_SERVER, description: 'hac built-in tools', tools: [askUserToolSpec()] };
+/** Tool name of the built-in tool that adds a fact to the user's personal memory (`hac__remember` natively). */
+export const REMEMBER_TOOL_NAME = 'remember';
+
+export const REMEMBER_DESCRIPTION =
+  "Add one short fact to the user's personal memory (memory.md), which is sent with every later conversation. Use it when the user asks you to remember something, or tells you a lasting preference; the user approves each one.";
+
+export const REMEMBER_INPUT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: { fact: { type: 'string', description: 'The fact, in one short line.' } },
+  required: ['fact'],
+  additionalProperties: false,
+};
+
+/** The `## hac` section of the FUNCTIONS block, listed after every MCP server: the built-ins that are on. */
+export function builtinServerSpec(askUser: boolean, remember: boolean): PromptServerSpec {
+  const tools = askUser ? [askUserToolSpec()] : [];
+  if (remember)
+    tools.push({
+      name: REMEMBER_TOOL_NAME,
+      description: REMEMBER_DESCRIPTION,
+      inputSchema: structuredClone(REMEMBER_INPUT_SCHEMA),
+    });
+  return { name: ASK_USER_SERVER, description: 'hac built-in tools', tools };
 }

@@ -4,7 +4,10 @@ export {
   ASK_USER_INPUT_SCHEMA,
   ASK_USER_SERVER,
   ASK_USER_TOOL_NAME,
-  askUserServerSpec,
+  builtinServerSpec,
+  REMEMBER_DESCRIPTION,
+  REMEMBER_INPUT_SCHEMA,
+  REMEMBER_TOOL_NAME,
   askUserToolSpec,
 } from './ask-user-spec.js';
 export { composeSystemPrompt, promptServers, type SystemPromptInput } from './compose-system-prompt.js';

@@ -59,4 +59,5 @@ export type EngineEvent =
   | { type: 'retry'; attempt: number; code: ProviderErrorCode; delayMs: number; message: string }
   | { type: 'context-trimmed'; removed: number; summarised: boolean; text: string }
   | { type: 'error'; code: ErrorCode; message: string }
-  | { type: 'turn-end'; status: TurnStatus; usage?: Usage };
+  /** `context`: how full the last request was, in percent of contextMaxChars. */
+  | { type: 'turn-end'; status: TurnStatus; usage?: Usage; context?: number };

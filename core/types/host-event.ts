@@ -13,6 +13,11 @@ export interface ChatStatus {
   /** Enabled servers, those connected, and those waiting for the user to sign in (`/mcp login`). */
   mcp: { connected: number; configured: number; needSignIn?: number };
   busy: boolean;
+  /** How full the last request was (percent of contextMaxChars), and the conversation's tokens so far. */
+  context?: number;
+  tokens?: number;
+  /** The folder whose AGENTS.md files are this conversation's workspace memory (`~` for the home folder). */
+  workspace?: string;
 }
 
 /** What Ctrl+C did; on `idle` the front end does its own idle action (exit, clear input). */

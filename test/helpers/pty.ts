@@ -16,13 +16,14 @@ export class HacPty {
 
   /**
    * `underShell`: hac runs as a shell's child, as in a real terminal, instead of leading the terminal's session
-   * (whose end would hang up everything in it, hiding what hac itself leaves behind).
+   * (whose end would hang up everything in it, hiding what hac itself leaves behind). `cwd`: the folder hac is
+   * started in (the home by default).
    */
   constructor(
     home: string,
     args: string[] = [],
     env: Record<string, string> = {},
-    { underShell = false } = {},
+    { underShell = false, cwd = home } = {},
   ) {
     const [file, argv] = underShell
       ? ['sh', ['-c', `"${process.execPath}" "${HAC_BIN}" "$@"; sleep 60`, 'sh', ...args]]
@@ -31,7 +32,7 @@ export class HacPty {
       name: 'xterm-256color',
       cols: 100,
       rows: 30,
-      cwd: home,
+      cwd,
       env: {
         PATH: process.env.PATH ?? '',
         HOME: home,

@@ -75,8 +75,11 @@ describe('engine: answers', () => {
     expect(body.messages[0].content).toBe(
       'You are a test assistant.\n\nCurrent date: 2026-11-22 (Sunday), time zone Asia/Seoul',
     );
-    // No MCP server: the only native tool is the built-in ask_user (R-FN-3).
-    expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['hac__ask_user']);
+    // No MCP server: the only native tools are the built-ins, ask_user (R-FN-3) and remember (R-MEM-1).
+    expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      'hac__ask_user',
+      'hac__remember',
+    ]);
   });
 
   it('sends-configured-extra-body-fields-but-never-over-the-fixed-ones', async () => {

@@ -119,6 +119,8 @@ describe('chat controller: status', () => {
       markdown: true,
       mcp: { connected: 1, configured: 1, needSignIn: 0 },
       busy: false,
+      // The folder whose AGENTS.md files are the workspace memory: where the test runs.
+      workspace: expect.any(String),
     });
     h.model.reply('ok');
     const from = events.length;

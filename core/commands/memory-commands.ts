@@ -1,0 +1,51 @@
+import type { CommandContext, CommandOutput } from './command-types.js';
+
+/** How many lines of each AGENTS.md `/memory` shows; the rest is counted. */
+const SHOWN_LINES = 8;
+
+/** `/remember <text>`: one more line in memory.md, sent with every later request. */
+export async function rememberCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
+  if (!arg.trim()) return { lines: ['Usage: /remember <text> (adds a line to your memory.md)'] };
+  const line = await ctx.remember(arg);
+  return { lines: [`Remembered: ${line}`] };
+}
+
+/** `/memory`: what goes with every request, numbered where `/forget` can take it, each part with its source. */
+export async function memoryCommand(ctx: CommandContext): Promise<CommandOutput> {
+  const { file, personal, files, skipped } = await ctx.memory();
+  const facts = personal.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const lines = [`Personal memory (${file}):`];
+  if (facts.length) lines.push(...facts.map((fact, i) => `  ${String(i + 1).padStart(2)}  ${fact}`));
+  else lines.push('  (nothing yet: /remember <text> adds a line)');
+  lines.push('Workspace memory (AGENTS.md and HAC.md, nearest last; read-only):');
+  if (!files.length) lines.push('  (none in this folder or its parents)');
+  for (const { file: source, text } of files) {
+    const all = text.split(/\r?\n/);
+    lines.push(`  ${source}`, ...all.slice(0, SHOWN_LINES).map((line) => `    ${line}`));
+    if (all.length > SHOWN_LINES) lines.push(`    … ${all.length - SHOWN_LINES} more lines`);
+  }
+  lines.push(...skipped.map((line) => `  ${line}`));
+  if (facts.length) lines.push('/forget <n> removes line n of your memory.');
+  return { lines };
+}
+
+/** `/forget <n>`: shows line n of memory.md and removes it after a yes. */
+export async function forgetCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
+  const n = Number(arg.trim());
+  if (!Number.isInteger(n) || n < 1) return { lines: ['Usage: /forget <n> (a line number from /memory)'] };
+  const facts = (await ctx.memory()).personal.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const fact = facts[n - 1];
+  if (fact === undefined)
+    return { lines: [`There is no line ${n} in your memory (it has ${facts.length}; see /memory).`] };
+  return {
+    lines: [`Forget line ${n}: ${fact}`],
+    question: {
+      prompt: 'Forget it? (1 to forget, 0 to keep): ',
+      choices: ['Forget it'],
+      async answer(reply) {
+        if (reply.trim() !== '1') return { lines: ['Kept.'] };
+        return { lines: [`Forgot: ${await ctx.forget(n)}`] };
+      },
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { HacConfig, ModelConfig } from '../config/load-config.js';
+import type { PromptServerSpec } from '../prompt/index.js';
+import type { ChatModel } from '../providers/chat-model.js';
+import { createAskUserTool } from '../tools/ask-user-tool.js';
+import { createRememberTool } from '../tools/remember-tool.js';
+import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
+import type { EngineEvent } from '../types/engine-event.js';
+import type { Message } from '../types/message.js';
+import type { EngineDeps } from './engine.js';
+import type { EventChannel, PendingAnswers } from './event-channel.js';
+import { nextQuestionId } from './question-ids.js';
+import { groupByServer, TurnTools } from './resolve-calls.js';
+
+/** Everything fixed for one turn. */
+export interface TurnSetup {
+  config: HacConfig;
+  model: ModelConfig;
+  chat: ChatModel;
+  tools: TurnTools;
+  servers: PromptServerSpec[];
+  basePrompt: string;
+  now: Date;
+  /** Workspace and personal memory as the system prompt takes them (absent when memory is off). */
+  memory?: { workspace: string; personal: string };
+}
+
+/** What setting up a turn needs from its engine. */
+export interface TurnSetupContext {
+  deps: EngineDeps;
+  answers: PendingAnswers;
+  /** Where lines setup has to say go (the tool limit, memory), and ask_user's questions. */
+  channel: EventChannel<EngineEvent>;
+  signal: AbortSignal;
+  now: Date;
+  summarise(messages: Message[], signal: AbortSignal): Promise<string>;
+  /** Whether the tool-limit line was shown already (it is shown once per conversation). */
+  toolLimitShown(): boolean;
+}
+
+/**
+ * A turn's model, tools (the MCP servers' within a native API's limit, then the built-ins that are on) and the
+ * parts of its system prompt read for it: the base prompt and the memories.
+ */
+export async function setUpTurn(
+  config: HacConfig,
+  model: ModelConfig,
+  context: TurnSetupContext,
+): Promise<TurnSetup> {
+  const { deps, channel, signal } = context;
+  const chat = await deps.chatModel(model);
+  const memory = config.memory ? deps.memory : undefined;
+  // A native API's tool limit: whole servers, in file order, until it is reached.
+  const limit = model.toolMode === 'native' ? chat.maxTools : undefined;
+  const builtinCount = (config.askUserTool ? 1 : 0) + (memory ? 1 : 0);
+  const { offered, leftOut } = fitToolsToLimit(deps.toolSource.tools(), limit, builtinCount);
+  if (leftOut.length && limit !== undefined && !context.toolLimitShown()) {
+    const text = toolLimitNotice(model.label, limit, leftOut);
+    deps.logger.warn(text);
+    channel.push({ type: 'notice', level: 'dim', text });
+  }
+  const ask = createAskUserTool((question, options, askSignal) => {
+    const id = nextQuestionId();
+    const reply = context.answers.expect(id, askSignal);
+    channel.push({ type: 'question', id, question, ...(options ? { options } : {}) });
+    return reply.then((given) => (typeof given === 'string' ? given : ''));
+  });
+  const builtins = [
+    ...(config.askUserTool ? [ask] : []),
+    ...(memory ? [createRememberTool((fact) => memory.remember(fact))] : []),
+  ];
+  const loaded = await memory?.book.load(
+    Math.floor(config.contextMaxChars * config.memoryShare),
+    (request, summarySignal) => context.summarise([{ role: 'user', content: request }], summarySignal),
+    signal,
+  );
+  for (const { level, text } of loaded?.notices ?? []) channel.push({ type: 'notice', level, text });
+  return {
+    config,
+    model,
+    chat,
+    tools: new TurnTools([...offered, ...builtins]),
+    servers: groupByServer(offered),
+    basePrompt: (await deps.basePrompt()) ?? '',
+    now: context.now,
+    ...(loaded && { memory: { workspace: loaded.workspace, personal: loaded.personal } }),
+  };
+}

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { userHome } from '../config/paths.js';
+import type { ChatStatus } from '../types/host-event.js';
+import { workingDirectory } from './attachments.js';
+import type { Chat, Runtime } from './runtime.js';
+
+/** The state a status bar shows for one conversation. */
+export function chatStatus(runtime: Runtime, chat: Chat, mcp: ChatStatus['mcp'], busy: boolean): ChatStatus {
+  const config = runtime.config();
+  const model = config.activeModel;
+  const { turns, context } = chat.commands.usage();
+  const tokens = turns.reduce((n, t) => n + (t.usage ? t.usage.inputTokens + t.usage.outputTokens : 0), 0);
+  return {
+    ...(model ? { model: model.label, provider: model.provider } : {}),
+    toolMode: config.toolCallMode,
+    markdown: config.markdown,
+    mcp: { ...mcp },
+    busy,
+    ...(context !== undefined && { context }),
+    ...(tokens > 0 && { tokens }),
+    ...(config.memory && { workspace: homeShort(workingDirectory()) }),
+  };
+}
+
+/** A folder as people write it: `~/work/app` under the home folder. */
+function homeShort(folder: string): string {
+  const home = userHome();
+  return folder === home || folder.startsWith(`${home}${path.sep}`)
+    ? `~${folder.slice(home.length)}`
+    : folder;
+}

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Logger } from '../logging/logger.js';
+import { readPersonalMemory } from './personal-memory.js';
+import { readWorkspaceMemory, type MemoryFile } from './workspace-memory.js';
+
+/** Seed 003's instruction for summarising memory, word for word. */
+export const MEMORY_SUMMARY_INSTRUCTION =
+  '다음 메모리를 핵심 사실만 보존하여 50% 이하로 요약하세요. 라인 단위(`- ...`) 형식 유지.';
+
+/** Where memory is read from: the user's memory.md, and the folder whose AGENTS.md files are the workspace's. */
+export interface MemoryPlaces {
+  personal: string;
+  workspace: string;
+  /** Where the search for AGENTS.md files stops at the latest. */
+  home: string;
+}
+
+/** The memories of one request, as the system prompt takes them, and the lines to tell the user. */
+export interface LoadedMemory {
+  workspace: string;
+  personal: string;
+  notices: { level: 'dim' | 'warn'; text: string }[];
+}
+
+/** Sends the instruction and a memory to the summary model; resolves with its answer. */
+export type SummariseMemory = (request: string, signal: AbortSignal) => Promise<string>;
+
+/**
+ * The memories sent with every request (seed 003): the workspace's AGENTS.md files and the user's memory.md,
+ * read afresh for each turn. When together they take more than their share of the context, they are summarised
+ * with the summary model, workspace memory first: its summary is kept for this run only, keyed by the files'
+ * content (the files are never rewritten); then personal memory, whose original is first kept as
+ * memory.md.snapshot before memory.md is replaced by a shorter summary.
+ */
+export class MemoryBook {
+  /** Workspace summaries by the content they summarise; undefined: the summary was not shorter. */
+  private readonly summaries = new Map<string, string | undefined>();
+  /** Personal memories whose summary was not shorter: not asked again while memory.md says the same. */
+  private readonly unshrinkable = new Set<string>();
+  /** Lines already told in this run (a skipped file is said once, not every turn). */
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly places: MemoryPlaces,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The memories for the next request, within `maxChars` where summaries can bring them. */
+  async load(maxChars: number, summarise: SummariseMemory, signal: AbortSignal): Promise<LoadedMemory> {
+    const notices: LoadedMemory['notices'] = [];
+    const tell = (level: 'dim' | 'warn', text: string) => {
+      if (this.told.has(text)) return;
+      this.told.add(text);
+      if (level === 'warn') this.logger.warn(text);
+      else this.logger.info(text);
+      notices.push({ level, text });
+    };
+    const { files, skipped } = await readWorkspaceMemory(this.places.workspace, this.places.home);
+    for (const line of skipped) tell('warn', line);
+    let workspace = renderWorkspace(files);
+    let personal = (await readPersonalMemory(this.places.personal).catch(() => '')).trim();
+    if (workspace.length + personal.length <= maxChars) return { workspace, personal, notices };
+
+    if (workspace) workspace = await this.workspaceSummary(workspace, summarise, signal, tell);
+    if (personal && workspace.length + personal.length > maxChars)
+      personal = await this.personalSummary(personal, summarise, signal, tell);
+    return { workspace, personal, notices };
+  }
+
+  private async workspaceSummary(
+    text: string,
+    summarise: SummariseMemory,
+    signal: AbortSignal,
+    tell: (level: 'dim' | 'warn', text: string) => void,
+  ): Promise<string> {
+    const key = hash(text);
+    if (!this.summaries.has(key)) {
+      const summary = await summaryOf(text, summarise, signal, this.logger);
+      this.summaries.set(key, summary && summary.length < text.length ? summary : undefined);
+      if (this.summaries.get(key))
+        tell(
+          'dim',
+          `Workspace memory summarised for this run (${text.length} → ${summary!.length} characters); the AGENTS.md files are unchanged.`,
+        );
+      else if (summary !== undefined)
+        tell('warn', 'The summary of workspace memory was not shorter; it is sent whole.');
+    }
+    return this.summaries.get(key) ?? text;
+  }
+
+  private async personalSummary(
+    text: string,
+    summarise: SummariseMemory,
+    signal: AbortSignal,
+    tell: (level: 'dim' | 'warn', text: string) => void,
+  ): Promise<string> {
+    const key = hash(text);
+    if (this.unshrinkable.has(key)) return text;
+    const summary = await summaryOf(text, summarise, signal, this.logger);
+    if (summary === undefined) return text;
+    const file = this.places.personal;
+    if (summary.length >= text.length) {
+      this.unshrinkable.add(key);
+      tell('warn', `The summary of ${file} was not shorter; memory.md is unchanged.`);
+      return text;
+    }
+    const original = await readPersonalMemory(file);
+    // Written while the summary was made (a /remember in another window): that is kept, not replaced.
+    if (original.trim() !== text) return text;
+    await keepSnapshot(file, original);
+    await writeFileAtomic(file, `${summary}\n`, { mode: 0o600 });
+    tell(
+      'dim',
+      `Personal memory summarised (${text.length} → ${summary.length} characters); the original is kept in ${file}.snapshot.`,
+    );
+    return summary;
+  }
+}
+
+/** The AGENTS.md files as one text, each under its path. */
+function renderWorkspace(files: MemoryFile[]): string {
+  return files.map(({ file, text }) => `--- ${file}\n${text}`).join('\n\n');
+}
+
+/** The summary model's answer, or undefined when it failed (logged; the memory is then sent whole). */
+async function summaryOf(
+  text: string,
+  summarise: SummariseMemory,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<string | undefined> {
+  try {
+    const summary = (await summarise(`${MEMORY_SUMMARY_INSTRUCTION}\n\n${text}`, signal)).trim();
+    return summary || undefined;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    logger.warn(`Summarising memory failed: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** memory.md.snapshot holds the newest original; an older snapshot is renamed with its date first. */
+async function keepSnapshot(file: string, original: string): Promise<void> {
+  const snapshot = `${file}.snapshot`;
+  const older = await fs.stat(snapshot).catch(() => undefined);
+  if (older) {
+    const stamp = older.mtime.toISOString().slice(0, 19).replace(/:/g, '-');
+    await fs.rename(snapshot, path.join(path.dirname(file), `${path.basename(snapshot)}.${stamp}`));
+  }
+  await writeFileAtomic(snapshot, original, { mode: 0o600 });
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,160 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { HacPty, plain } from '../../helpers/pty.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+// Memory the user controls, in a real terminal: memory.md written by /remember and the model's remember call,
+// the AGENTS.md files of the folder hac starts in, what the fake model receives, and compression with the summary
+// model when the memories outgrow their share.
+const tempDir = useTempDir();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const INSTRUCTION = '다음 메모리를 핵심 사실만 보존하여 50% 이하로 요약하세요. 라인 단위(`- ...`) 형식 유지.';
+
+/** A home with hac set up on the fake; `folder` makes the folder hac starts in (the home by default). */
+async function start(config: Record<string, unknown> = {}, folder?: (home: string) => string) {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  const hacHome = writeCliHome(home, fake.baseUrl, { config });
+  const memory = path.join(hacHome, 'memory.md');
+  const cwd = folder ? folder(home) : home;
+  const open = async () => {
+    const hac = new HacPty(home, [], {}, { cwd });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    const say = async (line: string, until: string) => {
+      const from = plain(hac.output).length;
+      hac.write(`${line}\r`);
+      return hac.waitFor(until, { from });
+    };
+    return { hac, say };
+  };
+  const system = (n: number) => (fake.requests[n]!.body.messages[0] as { content: string }).content;
+  return { fake, home, hacHome, memory, open, system };
+}
+
+/** A project folder two levels down a repository, each level with its AGENTS.md, and one above the repository. */
+function project(home: string): string {
+  const repo = path.join(home, 'work');
+  const app = path.join(repo, 'app');
+  mkdirSync(path.join(repo, '.git'), { recursive: true });
+  mkdirSync(app);
+  writeFileSync(path.join(home, 'AGENTS.md'), 'Outside the repository: never read.\n');
+  writeFileSync(path.join(repo, 'AGENTS.md'), '# Repo rules\nIndent with tabs.\n');
+  writeFileSync(path.join(app, 'AGENTS.md'), 'Run npm test before every commit.\n');
+  writeFileSync(path.join(app, 'HAC.md'), 'Answer in Korean.\n');
+  return app;
+}
+
+describe('memory the user controls', () => {
+  it('remember-memory-forget-and-a-new-hac-sends-workspace-then-personal-memory', async () => {
+    const { fake, home, memory, open, system } = await start({}, project);
+    const { hac, say } = await open();
+    await say('/remember I prefer metric units', 'Remembered: - I prefer metric units');
+    await say('/remember 매운 음식을 좋아함', 'Remembered: - 매운 음식을 좋아함');
+    expect(readFileSync(memory, 'utf8')).toBe('- I prefer metric units\n- 매운 음식을 좋아함\n');
+    expect(statSync(memory).mode & 0o777).toBe(0o600);
+    await say('/memory', '/forget <n> removes line n');
+    const shown = plain(hac.output);
+    expect(shown).toContain(' 1  - I prefer metric units');
+    expect(shown).toContain(' 2  - 매운 음식을 좋아함');
+    expect(shown).toContain(path.join(home, 'work', 'AGENTS.md'));
+    expect(shown).toContain(path.join(home, 'work', 'app', 'HAC.md'));
+    expect(shown).not.toContain('Outside the repository');
+    await hac.kill();
+
+    // A new hac in the same folder sends both memories, in seed 003's order.
+    fake.reply(openaiReply.text(['Hi.']));
+    const { hac: h2, say: say2 } = await open();
+    await say2('hello', 'Hi.');
+    const sent = system(0);
+    const order = [
+      'You are',
+      'Current date:',
+      'Workspace memory',
+      'Indent with tabs.',
+      'Run npm test before every commit.',
+      'Answer in Korean.',
+      'Personal memory',
+      '- I prefer metric units',
+      '- 매운 음식을 좋아함',
+    ].map((part) => sent.indexOf(part));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(sent).not.toContain('Outside the repository');
+
+    const from = plain(h2.output).length;
+    await say2('/forget 1', 'Forget it? (1 to forget, 0 to keep): ');
+    await h2.waitFor('Forget line 1: - I prefer metric units', { from });
+    await say2('1', 'Forgot: - I prefer metric units');
+    expect(readFileSync(memory, 'utf8')).toBe('- 매운 음식을 좋아함\n');
+  });
+
+  it('the-models-remember-call-is-shown-asked-and-written-only-after-yes', async () => {
+    const { fake, memory, open } = await start();
+    fake.reply(
+      openaiReply.toolCalls([{ name: 'hac__remember', arguments: { fact: 'The user drinks green tea' } }]),
+      openaiReply.text(['Noted.']),
+    );
+    const { hac, say } = await open();
+    await say('remember that I drink green tea', 'Call now? (Y/N)');
+    expect(plain(hac.output)).toContain('hac');
+    expect(existsSync(memory)).toBe(false);
+    await say('y', 'Noted.');
+    expect(readFileSync(memory, 'utf8')).toBe('- The user drinks green tea\n');
+    expect(
+      fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name),
+    ).toContain('hac__remember');
+  });
+
+  it('memories-over-their-share-are-summarised-workspace-first-personal-kept-as-a-snapshot', async () => {
+    const { fake, home, memory, open, system } = await start({ contextMaxChars: 3000 }); // share: 600 chars
+    writeFileSync(path.join(home, 'AGENTS.md'), `${'- Project rule number one is long. '.repeat(20)}\n`);
+    const original = Array.from({ length: 20 }, (_, i) => `- fact ${i} about the user, kept for later`).join(
+      '\n',
+    );
+    writeFileSync(memory, `${original}\n`);
+    fake.reply(
+      openaiReply.text(['- rules: short']),
+      openaiReply.text(['- facts: short']),
+      openaiReply.text(['Answer.']),
+    );
+    const { hac, say } = await open();
+    await say('hello', 'Answer.');
+    const summaryRequest = (n: number) =>
+      (fake.requests[n]!.body.messages.at(-1) as { content: string }).content;
+    expect(summaryRequest(0).startsWith(INSTRUCTION)).toBe(true);
+    expect(summaryRequest(0)).toContain('Project rule number one');
+    expect(summaryRequest(1).startsWith(INSTRUCTION)).toBe(true);
+    expect(summaryRequest(1)).toContain('- fact 19 about the user');
+    expect(system(2)).toContain('- rules: short');
+    expect(system(2)).toContain('- facts: short');
+    expect(system(2)).not.toContain('fact 19');
+    expect(readFileSync(`${memory}.snapshot`, 'utf8')).toBe(`${original}\n`);
+    expect(readFileSync(memory, 'utf8')).toBe('- facts: short\n');
+    expect(readFileSync(path.join(home, 'AGENTS.md'), 'utf8')).toContain('Project rule number one');
+    const screen = plain(hac.output);
+    expect(screen).toContain('Workspace memory summarised for this run');
+    expect(screen).toContain('Personal memory summarised');
+  });
+
+  it('a-summary-longer-than-the-memory-is-refused-and-memory-md-stays', async () => {
+    const { fake, memory, open, system } = await start({ contextMaxChars: 1000 });
+    const original = Array.from({ length: 10 }, (_, i) => `- fact ${i} about the user`).join('\n');
+    writeFileSync(memory, `${original}\n`);
+    fake.reply(openaiReply.text([`- ${'much longer summary '.repeat(40)}`]), openaiReply.text(['Answer.']));
+    const { say } = await open();
+    await say('hello', 'was not shorter; memory.md is unchanged.');
+    await say('', 'Answer.').catch(() => undefined);
+    expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`);
+    expect(existsSync(`${memory}.snapshot`)).toBe(false);
+    expect(system(1)).toContain('- fact 9 about the user');
+  });
+});
