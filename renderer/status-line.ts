@@ -41,7 +41,7 @@ function statusText(status: ChatStatus, asking: boolean): string {
     ...(status.context !== undefined ? [`ctx ${status.context}%`] : []),
     ...(status.tokens ? [`${tokens(status.tokens)} tokens`] : []),
   ];
-  const place = status.workspace ? [status.workspace] : [];
+  const place = status.workspace ? [`workspace: ${status.workspace}`] : [];
   return [model, `tools: ${status.toolMode}`, mcp, ...use, ...place, doing].join('  ·  ');
 }
 

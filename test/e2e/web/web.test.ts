@@ -167,7 +167,7 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     // After the answer: how full the context is, the conversation's tokens, and the workspace (the home here).
     await expect
       .poll(() => page.locator('#status').innerText())
-      .toMatch(/ctx \d+%\s+·\s+\d+ tokens\s+·\s+~\s+·\s+ready/);
+      .toMatch(/ctx \d+%\s+·\s+\d+ tokens\s+·\s+workspace: ~\s+·\s+ready/);
   });
 
   it('asks Call now? (Y/N): and takes the typed reply; the tool result goes to the model', async () => {
