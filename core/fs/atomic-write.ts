@@ -16,7 +16,8 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(
   link: string,
-  data: string | Uint8Array,
+  /** The content, or its pieces in order (written one after another, never joined into one copy). */
+  data: string | Uint8Array | readonly Uint8Array[],
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays. A new
@@ -30,7 +31,8 @@ export async function writeFileAtomic(
     const handle = await fs.open(temp, 'wx', mode);
     created = true;
     try {
-      await handle.writeFile(data);
+      if (Array.isArray(data)) await writePieces(handle, data);
+      else await handle.writeFile(data as string | Uint8Array);
       await handle.sync();
     } finally {
       await handle.close();
@@ -123,5 +125,18 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
+/** How many pieces one `writev` call takes (below every system's IOV_MAX). */
+const PIECES_PER_CALL = 256;
+
+/** Writes the pieces in order, a batch per system call; a short write is finished piece by piece. */
+async function writePieces(handle: fs.FileHandle, pieces: readonly Uint8Array[]): Promise<void> {
+  for (let i = 0; i < pieces.length; i += PIECES_PER_CALL) {
+    const batch = pieces.slice(i, i + PIECES_PER_CALL);
+    const size = batch.reduce((n, piece) => n + piece.byteLength, 0);
+    const { bytesWritten } = await handle.writev(batch);
+    if (bytesWritten < size) await handle.writeFile(Buffer.concat(batch).subarray(bytesWritten));
   }
 }

@@ -16,13 +16,17 @@ export class SecretRegistry {
   private readonly forms = new Set<string>();
   /** Longest first, so a secret that contains another is replaced whole. */
   private ordered: string[] = [];
+  /** Counts the changes of what is masked: a copy redacted at an older version may hold a newer secret. */
+  version = 0;
 
   add(values: Iterable<string | undefined>): void {
     const before = this.forms.size;
     for (const value of values) {
       if (value) for (const form of formsOf(value.trim())) if (worthMasking(form)) this.forms.add(form);
     }
-    if (this.forms.size !== before) this.ordered = [...this.forms].sort((a, b) => b.length - a.length);
+    if (this.forms.size === before) return;
+    this.ordered = [...this.forms].sort((a, b) => b.length - a.length);
+    this.version++;
   }
 
   /** Every known secret form in `text` replaced by `[redacted]`. */

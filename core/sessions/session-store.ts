@@ -6,6 +6,7 @@ import { sessionFileSchema, type SessionFile, type SessionMessage } from './sess
 import { SessionIndex, type IndexedSession } from './session-index.js';
 import { sessionFileName, sessionStamp, sessionTitle } from './session-name.js';
 import { assetsDir } from './session-assets.js';
+import { SessionBytes } from './session-bytes.js';
 
 /** One line of `/sessions`. An unreadable file is listed with its reason and never modified. */
 export type SessionListing =
@@ -57,6 +58,7 @@ export class SessionReadError extends Error {
 /** Session files in `sessions/`. */
 export class FileSessionStore implements SessionStore {
   private readonly index: SessionIndex;
+  private readonly bytes: SessionBytes;
 
   /** `secrets`: values never written to a session file, e.g. a key a provider's error quoted. */
   constructor(
@@ -64,18 +66,19 @@ export class FileSessionStore implements SessionStore {
     private readonly secrets?: SecretRegistry,
   ) {
     this.index = new SessionIndex(dir, (file) => this.load(file));
+    this.bytes = new SessionBytes(secrets);
   }
 
   async create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const data = this.serialise(session);
+    const data = this.bytes.encode(session);
     const named = this.secrets?.redact(firstMessage) ?? firstMessage;
     const before = await this.index.folderTime();
     for (let attempt = 1; ; attempt++) {
       const file = path.join(this.dir, sessionFileName(startedAt, named, attempt));
       try {
         await writeFileAtomic(file, data, { mode: 0o600, exclusive: true });
-        await this.index.noteWrite(file, this.secrets?.redactDeep(session) ?? session, before);
+        await this.index.noteWrite(file, this.bytes.redacted(session), before);
         return file;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -85,14 +88,9 @@ export class FileSessionStore implements SessionStore {
 
   async save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
     const before = await this.index.folderTime();
-    await writeFileAtomic(file, this.serialise(session), { mode: 0o600 });
-    const redacted = this.secrets?.redactDeep(session) ?? session;
-    const redactedAdded = added && (this.secrets?.redactDeep(added) ?? added);
-    await this.index.noteWrite(file, redacted, before, redactedAdded);
-  }
-
-  private serialise(session: SessionFile): string {
-    return `${JSON.stringify(this.secrets?.redactDeep(session) ?? session, null, 2)}\n`;
+    await writeFileAtomic(file, this.bytes.encode(session), { mode: 0o600 });
+    const redacted = this.bytes.redacted(session);
+    await this.index.noteWrite(file, redacted, before, added && this.bytes.redactedMessages(added));
   }
 
   async list(limit = 20): Promise<SessionListing[]> {

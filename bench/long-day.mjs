@@ -1,0 +1,135 @@
+// A long day in one conversation: the REPL in a pseudo-terminal answers N turns of a few KB each from a loopback
+// OpenAI-shaped server, with the context summaries on and off. Printed: the process's RSS after turn 50 and at the
+// end (growth per turn after turn 50), and the time per turn of the last 50 against turns 50-100.
+// Targets: at most 20 KB per turn, and at most 1.2x.
+// HEAPSNAP=<dir> also writes V8 heap snapshots of hac at turn 50 and at the end (SIGUSR2), to compare.
+// Run: npm run build && node bench/long-day.mjs [turns=1000] [on|off|both]
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pty from 'node-pty';
+
+const turns = Number(process.argv[2] ?? 1000);
+const which = process.argv[3] ?? 'both';
+const snapshots = process.env.HEAPSNAP;
+const root = new URL('..', import.meta.url).pathname;
+const hacBin = join(root, 'dist/cli/hac.cjs');
+
+// ---- A model that answers every request (a turn or a summary) with about 2,500 characters of prose, in 25 events.
+const words = 'the quick brown fox jumps over the lazy dog while 서울 and 東京 wait '.split(' ');
+const answerText = (n) =>
+  Array.from({ length: 25 }, (_, i) => `${words.slice(0, 1 + ((n + i) % words.length)).join(' ')} ${n}.${i}`)
+    .join(' ')
+    .padEnd(2500, ' filler')
+    .match(/.{1,100}/gs);
+let served = 0;
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const sse = (payload) => `data: ${JSON.stringify(payload)}\n\n`;
+    const chunk = (delta, finish = null) =>
+      sse({
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const piece of answerText(served++)) res.write(chunk({ content: piece }));
+    res.write(chunk({}, 'stop'));
+    res.end('data: [DONE]\n\n');
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function day(summarize) {
+  const dir = mkdtempSync(join(tmpdir(), 'hac-long-day-'));
+  const hacHome = join(dir, '.humble-ai-cli');
+  mkdirSync(hacHome);
+  const models = [{ name: 'm', provider: 'openai', apiKey: 'sk-bench-000000', baseUrl, active: true }];
+  writeFileSync(join(hacHome, 'config.json'), JSON.stringify({ models, summarize }));
+  const args = snapshots ? ['--heapsnapshot-signal=SIGUSR2', hacBin] : [hacBin];
+  const term = pty.spawn(process.execPath, args, {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 40,
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, HAC_HOME: hacHome, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
+  });
+  // Only the tail is kept: the bench must not be what grows.
+  let tail = '';
+  let prompts = 0;
+  let wake = () => undefined;
+  term.onData((d) => {
+    tail = (tail + d).slice(-200);
+    // An empty prompt: the prompt, then the cursor put right after it (column 12).
+    if (tail.includes('humble-ai> \x1b[12G')) {
+      prompts++;
+      tail = '';
+      wake();
+    }
+  });
+  const nextPrompt = (count) =>
+    new Promise((resolve) => {
+      if (prompts >= count) return resolve();
+      wake = () => prompts >= count && resolve();
+    });
+  await nextPrompt(1);
+  const times = [];
+  const rss = new Map();
+  const snap = (label) => {
+    if (!snapshots) return;
+    const before = new Set(readdirSync(dir));
+    process.kill(term.pid, 'SIGUSR2');
+    return new Promise((resolve) => {
+      const poll = setInterval(() => {
+        const made = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+        if (!made) return;
+        clearInterval(poll);
+        setTimeout(() => {
+          mkdirSync(snapshots, { recursive: true });
+          writeFileSync(
+            join(snapshots, `${summarize ? 'on' : 'off'}-${label}.heapsnapshot`),
+            readFileSync(join(dir, made)),
+          );
+          resolve();
+        }, 2000);
+      }, 200);
+    });
+  };
+  for (let turn = 1; turn <= turns; turn++) {
+    const started = performance.now();
+    term.write(`question ${turn}: tell me about the fox and 서울, briefly\r`);
+    await nextPrompt(turn + 1);
+    times.push(performance.now() - started);
+    if (turn % 50 === 0 || turn === turns) rss.set(turn, rssKb(term.pid));
+    if (turn === 50) await snap('50');
+  }
+  await snap(String(turns));
+  term.kill();
+  rmSync(dir, { recursive: true, force: true });
+  const at50 = rss.get(50);
+  const last = rss.get(turns);
+  const early = median(times.slice(50, 100));
+  const late = median(times.slice(-50));
+  const label = `summaries ${summarize ? 'on ' : 'off'}`;
+  console.log(
+    `${label}  RSS turn 50 -> ${turns}: ${(at50 / 1024).toFixed(1)} -> ${(last / 1024).toFixed(1)} MB = ` +
+      `${((last - at50) / (turns - 50)).toFixed(1)} KB/turn (target <= 20)  ·  time per turn ` +
+      `${early.toFixed(1)} -> ${late.toFixed(1)} ms = ${(late / early).toFixed(2)}x (target <= 1.2x)`,
+  );
+  console.log(
+    `  RSS every 50 turns (MB): ${[...rss.values()].map((kb) => (kb / 1024).toFixed(0)).join(' ')}`,
+  );
+}
+
+if (which !== 'off') await day(true);
+if (which !== 'on') await day(false);
+server.close();

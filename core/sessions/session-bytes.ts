@@ -1,0 +1,82 @@
+import type { SecretRegistry } from '../logging/secrets.js';
+import type { SessionFile, SessionMessage } from './session-file.js';
+
+/** The lists that grow with a conversation: each element is redacted and encoded once. */
+const LISTS = ['messages', 'summaries'] as const;
+const SEPARATOR = Buffer.from(',\n');
+/** Each element's bytes in an array of their own size: a Buffer.from copy would hold a whole shared pool slab. */
+const utf8 = new TextEncoder();
+
+interface CachedElement<T> {
+  /** The secret registry's version the entry was made with: a new secret makes it stale. */
+  secrets: number;
+  redacted: T;
+  /** The element as it sits in the file's top-level list: indented, no separator. */
+  bytes: Uint8Array;
+}
+
+/**
+ * A session file's content, exactly `JSON.stringify(redacted session, null, 2)` and a line break, with each message
+ * and summary redacted and encoded once and kept: saving after a turn costs what the turn added, not the whole
+ * conversation again (a long day in one conversation would otherwise rewrite megabytes of text per turn).
+ */
+export class SessionBytes {
+  private readonly elements = new WeakMap<object, CachedElement<object>>();
+
+  constructor(private readonly secrets?: SecretRegistry) {}
+
+  /** The session with every secret masked; its messages and summaries are the cached copies. */
+  redacted(session: SessionFile): SessionFile {
+    const rest = this.redact({ ...session, messages: [] });
+    return {
+      ...rest,
+      messages: this.redactedMessages(session.messages),
+      ...(session.summaries && { summaries: session.summaries.map((s) => this.element(s).redacted) }),
+    };
+  }
+
+  redactedMessages(messages: readonly SessionMessage[]): SessionMessage[] {
+    return messages.map((m) => this.element(m).redacted);
+  }
+
+  /** The file's bytes, in pieces (written one after another). */
+  encode(session: SessionFile): Uint8Array[] {
+    const emptied = { ...session, messages: [], ...(session.summaries && { summaries: [] }) };
+    let text = `${JSON.stringify(this.redact(emptied), null, 2)}\n`;
+    const pieces: Uint8Array[] = [];
+    // The lists in the order the text has them: the text before each, then its elements.
+    const found = LISTS.map((key) => ({ key, at: text.indexOf(`\n  "${key}": []`) }))
+      .filter(({ key, at }) => at >= 0 && (session[key]?.length ?? 0) > 0)
+      .sort((a, b) => a.at - b.at);
+    let from = 0;
+    for (const { key, at } of found) {
+      const open = at + `\n  "${key}": [`.length;
+      pieces.push(Buffer.from(`${text.slice(from, open)}\n`));
+      session[key]!.forEach((element, i) => {
+        if (i > 0) pieces.push(SEPARATOR);
+        pieces.push(this.element(element).bytes);
+      });
+      pieces.push(Buffer.from('\n  '));
+      from = open;
+    }
+    text = text.slice(from);
+    pieces.push(Buffer.from(text));
+    return pieces;
+  }
+
+  private element<T extends object>(element: T): CachedElement<T> {
+    const version = this.secrets?.version ?? 0;
+    const cached = this.elements.get(element) as CachedElement<T> | undefined;
+    if (cached?.secrets === version) return cached;
+    const redacted = this.redact(element);
+    // Inside a top-level list: four spaces before every line of the element's own text.
+    const bytes = utf8.encode(`    ${JSON.stringify(redacted, null, 2).replace(/\n/g, '\n    ')}`);
+    const entry = { secrets: version, redacted, bytes };
+    this.elements.set(element, entry);
+    return entry;
+  }
+
+  private redact<T>(value: T): T {
+    return this.secrets?.redactDeep(value) ?? value;
+  }
+}
