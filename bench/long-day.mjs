@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pty from 'node-pty';
+import { importTs } from './import-ts.mjs';
 
 const turns = Number(process.argv[2] ?? 1000);
 const which = process.argv[3] ?? 'both';
 const snapshots = process.env.HEAPSNAP;
+/** How long hac is left idle after the last turn before its RSS is read once more. */
+const idleMs = Number(process.env.IDLE_MS ?? 15_000);
 const root = new URL('..', import.meta.url).pathname;
 const hacBin = join(root, 'dist/cli/hac.cjs');
 
@@ -55,6 +58,9 @@ async function day(summarize) {
   mkdirSync(hacHome);
   const models = [{ name: 'm', provider: 'openai', apiKey: 'sk-bench-000000', baseUrl, active: true }];
   writeFileSync(join(hacHome, 'config.json'), JSON.stringify({ models, summarize }));
+  // Someone who lives in hac has a full input history (1,000 entries): its cost is the same on every turn.
+  const history = Array.from({ length: 1000 }, (_, i) => `an earlier question ${i}`);
+  writeFileSync(join(hacHome, 'history'), `${history.join('\n')}\n`, { mode: 0o600 });
   const args = snapshots ? ['--heapsnapshot-signal=SIGUSR2', hacBin] : [hacBin];
   const term = pty.spawn(process.execPath, args, {
     name: 'xterm-256color',
@@ -113,6 +119,9 @@ async function day(summarize) {
     if (turn === 50) await snap('50');
   }
   await snap(String(turns));
+  // A person pauses between messages: V8 gives back what its collector no longer needs once hac is idle.
+  await new Promise((r) => setTimeout(r, idleMs));
+  const idle = rssKb(term.pid);
   term.kill();
   rmSync(dir, { recursive: true, force: true });
   const at50 = rss.get(50);
@@ -126,10 +135,42 @@ async function day(summarize) {
       `${early.toFixed(1)} -> ${late.toFixed(1)} ms = ${(late / early).toFixed(2)}x (target <= 1.2x)`,
   );
   console.log(
-    `  RSS every 50 turns (MB): ${[...rss.values()].map((kb) => (kb / 1024).toFixed(0)).join(' ')}`,
+    `  RSS every 50 turns (MB): ${[...rss.values()].map((kb) => (kb / 1024).toFixed(0)).join(' ')}; ` +
+      `after ${idleMs / 1000} s idle: ${(idle / 1024).toFixed(1)} MB = ${((idle - at50) / (turns - 50)).toFixed(1)} KB/turn`,
   );
 }
 
 if (which !== 'off') await day(true);
 if (which !== 'on') await day(false);
 server.close();
+
+// The session write alone, as the conversation grows: its median at turns 50-100 and at 950-1000 (target: under
+// 10 ms at 1,000 turns).
+const { FileSessionStore } = await importTs('core/sessions/session-store.ts');
+const { SecretRegistry } = await importTs('core/logging/secrets.ts');
+const sessionsDir = mkdtempSync(join(tmpdir(), 'hac-long-day-sessions-'));
+const secrets = new SecretRegistry();
+secrets.add(['sk-bench-000000']);
+const store = new FileSessionStore(sessionsDir, secrets);
+await store.list(); // the index exists, as after a /sessions
+const session = { version: 1, startedAt: '2026-11-26T01:00:00+09:00', model: 'm', messages: [] };
+const file = await store.create(session, new Date(), 'hello');
+const saves = [];
+for (let i = 0; i < 1000; i++) {
+  const user = { role: 'user', content: `question ${i}` };
+  const answer = {
+    role: 'assistant',
+    content: answerText(i).join(''),
+    model: 'm',
+    usage: { inputTokens: 1, outputTokens: 2 },
+  };
+  session.messages = [...session.messages, user, answer];
+  const started = performance.now();
+  await store.save(file, session, [user, answer]);
+  saves.push(performance.now() - started);
+}
+rmSync(sessionsDir, { recursive: true, force: true });
+console.log(
+  `session write, turns 50-100 -> 950-1000: ${median(saves.slice(50, 100)).toFixed(2)} -> ` +
+    `${median(saves.slice(-50)).toFixed(2)} ms (target < 10 ms at 1,000 turns)`,
+);

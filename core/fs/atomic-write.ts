@@ -128,15 +128,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** How many pieces one `writev` call takes (below every system's IOV_MAX). */
-const PIECES_PER_CALL = 256;
-
-/** Writes the pieces in order, a batch per system call; a short write is finished piece by piece. */
+/**
+ * Writes the pieces in order in one request to the thread pool (libuv splits them into system calls of at most
+ * IOV_MAX pieces and finishes short writes itself); what a short result leaves is written again.
+ */
 async function writePieces(handle: fs.FileHandle, pieces: readonly Uint8Array[]): Promise<void> {
-  for (let i = 0; i < pieces.length; i += PIECES_PER_CALL) {
-    const batch = pieces.slice(i, i + PIECES_PER_CALL);
-    const size = batch.reduce((n, piece) => n + piece.byteLength, 0);
-    const { bytesWritten } = await handle.writev(batch);
-    if (bytesWritten < size) await handle.writeFile(Buffer.concat(batch).subarray(bytesWritten));
-  }
+  const size = pieces.reduce((n, piece) => n + piece.byteLength, 0);
+  const { bytesWritten } = await handle.writev(pieces as Uint8Array[]);
+  if (bytesWritten < size) await handle.writeFile(Buffer.concat(pieces).subarray(bytesWritten));
 }
