@@ -3,7 +3,8 @@
 //     pseudo-terminal with 0 and with 3 stdio MCP servers (target <= 150 ms; the servers connect after the prompt);
 //  2. a one-shot answer (`hac -p`, 60 chunks) vs a bare script streaming the same answer with the vendor's SDK:
 //     OpenAI's SSE and Ollama's NDJSON (target <= 0.6x); with one stdio MCP server configured vs a bare script that
-//     also starts that server with the official MCP client and sends its tools (target <= 0.8x);
+//     also starts that server with the official MCP client and sends its tools (target <= 0.8x), our test server
+//     and @modelcontextprotocol/server-everything (which lingers after its stdin closes: <= 150 ms last byte to exit);
 //  3. from the server's last byte to the process's exit, the session and log on disk (target <= 25 ms);
 //  4. streaming cost from socket to screen: a 1 MB and a 5 MB answer in 16-character events, both providers, vs the
 //     bare script printing the same events (target <= 1.3x, and linear: 5 MB takes about 5x 1 MB);
@@ -25,6 +26,8 @@ const streamRuns = Math.max(5, Math.round(runs / 2));
 const root = new URL('..', import.meta.url).pathname;
 const hacBin = join(root, 'dist/cli/hac.cjs');
 const testServer = join(root, 'test/fixtures/mcp/test-server.mjs');
+// A real server from npm, started as its package's own entry: it takes its time to exit once its stdin closes.
+const everythingServer = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
@@ -74,7 +77,7 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 
 // ---- Homes and the bare scripts (in bench/ so that they resolve node_modules).
 const homes = [];
-function home({ provider = 'openai', servers = 0 } = {}) {
+function home({ provider = 'openai', servers = 0, server = testServer } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'hac-bench-'));
   homes.push(dir);
   const hacHome = join(dir, '.humble-ai-cli');
@@ -86,7 +89,7 @@ function home({ provider = 'openai', servers = 0 } = {}) {
   if (servers) {
     const entries = Array.from({ length: servers }, (_, i) => [
       `s${i}`,
-      { command: process.execPath, args: [testServer, 'stdio'] },
+      { command: process.execPath, args: [server, 'stdio'] },
     ]);
     writeFileSync(
       join(hacHome, 'mcp-servers.json'),
@@ -119,6 +122,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import OpenAI from 'openai';
 const mcp = new Client({ name: 'bare', version: '1.0.0' });
 await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(testServer)}, 'stdio'] }));
+const { tools } = await mcp.listTools();
+const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
+const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
+  tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) });
+for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
+process.stdout.write('\\n');
+await mcp.close();`,
+  openaiEverything: `
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import OpenAI from 'openai';
+const mcp = new Client({ name: 'bare', version: '1.0.0' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(everythingServer)}, 'stdio'] }));
 const { tools } = await mcp.listTools();
 const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
 const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
@@ -259,6 +275,19 @@ try {
     row(
       'hac -p, OpenAI + 1 stdio MCP server',
       `${ms(mcp.hac)} vs bare SDKs ${ms(mcp.bare)} = ${ratio(mcp.hac, mcp.bare)}  (target <= 0.8x)`,
+    );
+    const everything = await versus(
+      home({ servers: 1, server: everythingServer }).env,
+      bareFiles.openaiEverything,
+      runs,
+    );
+    row(
+      'hac -p, OpenAI + server-everything',
+      `${ms(everything.hac)} vs bare SDKs ${ms(everything.bare)} = ${ratio(everything.hac, everything.bare)}  (target <= 0.8x)`,
+    );
+    row(
+      'last byte -> exit, with server-everything',
+      `${ms(everything.tail)}  (bare script ${ms(everything.bareTail)}; target <= 150 ms)`,
     );
     row(
       'last byte -> exit, hac -p OpenAI',

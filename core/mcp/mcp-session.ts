@@ -178,11 +178,13 @@ export async function closeSession(
     // The wrapper is gone; what it started may not be.
     while (transport.treeAlive(pid)) {
       if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     return true;
   };
-  if (await goneWithin(killAfterMs / 2)) return;
+  // Most servers exit as soon as their stdin closes; one that lingers (timers, a slow shutdown) must not hold up
+  // hac's own exit: it is asked to go with SIGTERM after a short grace.
+  if (await goneWithin(Math.min(EXIT_GRACE_MS, killAfterMs / 2))) return;
   transport.signal(pid, 'SIGTERM');
   if (await goneWithin(killAfterMs / 2)) return;
   options.logger.warn(`MCP server "${name}" (pid ${pid}) did not exit; killing it.`);
@@ -190,13 +192,19 @@ export async function closeSession(
   await goneWithin(killAfterMs);
 }
 
+/** How long a stdio server may take to exit by itself after its stdin closed, before it gets SIGTERM. */
+const EXIT_GRACE_MS = 100;
+
 /** Timing and environment a connection needs; the pool fills in the defaults. */
 export interface McpConnectionOptions {
   logger: Logger;
   /** hac's environment, the source of `${VAR}` values (never passed whole to a child). */
   env: NodeJS.ProcessEnv;
   connectTimeoutMs: number;
-  /** A stdio child that has not exited this long after its stdin closed is killed (SIGTERM half-way). */
+  /**
+   * A stdio child still running this long after its stdin closed gets SIGTERM (or at half of `killAfterMs`, if that
+   * is sooner), and SIGKILL once `killAfterMs` has passed.
+   */
   killAfterMs: number;
   clientInfo: { name: string; version: string };
   onChange: () => void;
