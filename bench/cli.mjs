@@ -242,7 +242,9 @@ try {
     const version = [];
     const prompt0 = [];
     const prompt3 = [];
+    const prompt20 = [];
     const three = home({ servers: 3 });
+    const twenty = home({ servers: 20 });
     await run(process.execPath, ['-e', ''], plain.env);
     await timeToPrompt(plain.env);
     for (let i = 0; i < startRuns; i++) {
@@ -250,6 +252,7 @@ try {
       version.push((await run(process.execPath, [hacBin, '--version'], plain.env)).ms);
       prompt0.push(await timeToPrompt(plain.env));
       prompt3.push(await timeToPrompt(three.env));
+      prompt20.push(await timeToPrompt(twenty.env));
     }
     row(`node -e ''`, ms(median(floor)));
     row(
@@ -258,6 +261,10 @@ try {
     );
     row('prompt, 0 MCP servers', `${ms(median(prompt0))}  (target <= 150 ms)`);
     row('prompt, 3 MCP servers', `${ms(median(prompt3))}  (target <= 150 ms)`);
+    row(
+      'prompt, 20 MCP servers',
+      `${ms(median(prompt20))}  (${ratio(median(prompt20), median(prompt0))} with none; target <= 1.05x)`,
+    );
   }
 
   if (sections.has('oneshot')) {

@@ -26,6 +26,9 @@ import { TypeAheadGate } from './type-ahead.js';
 
 const NO_BROWSER = 'No browser could be opened here: open the link above yourself.';
 
+/** How long after the first prompt the MCP servers start (at once when a line is typed sooner). */
+const MCP_START_DELAY_MS = 50;
+
 /** How the REPL starts. */
 export interface ReplOptions {
   /** `hac --resume`: continue the newest session (`/resume 1`) before the first prompt. */
@@ -98,7 +101,18 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
    * before it closed (two lines in one read) waits its turn, as typed.
    */
   const waiting: string[] = [];
+  // MCP servers start just after the prompt, so the terminal draws it before a score of servers boot beside it; a
+  // line typed sooner starts them at once (a message's turn waits for them anyway).
+  let mcpTimer: NodeJS.Timeout | undefined = undefined;
+  let mcpStarted = false;
+  const startMcp = () => {
+    clearTimeout(mcpTimer);
+    if (mcpStarted) return;
+    mcpStarted = true;
+    void controller.start();
+  };
   const take = (line: string) => {
+    startMcp();
     gate.hold();
     if (controller.asking) return void controller.submit(restorePastedNewlines(line)); // a reply: work goes on
     if (!controller.idle) return void waiting.push(line);
@@ -199,8 +213,9 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
       );
     }, 0);
   }
-  void controller.start(); // after the prompt is up: start-up never waits for MCP servers
+  mcpTimer = setTimeout(startMcp, MCP_START_DELAY_MS); // start-up never waits for MCP servers
   await closed;
+  clearTimeout(mcpTimer);
   if (exitCode === undefined) out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
   controller.close();
   await saving;
