@@ -1,5 +1,4 @@
 import type { HostEvent } from './core-types.js';
-import type { IDecoration } from '@xterm/xterm';
 import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
 
@@ -20,13 +19,13 @@ export type LineMarks = (event: HostEvent, lines: number, fold?: Fold) => void;
 export function createLineMarks(
   view: TranscriptView,
   dialog: HTMLDialogElement,
-  /** A command for the last message sent (`/retry`, `/edit`, `/rewind 1`), from its ⋯ menu. */
+  /** A command for a message sent (`/retry`, `/edit`, `/rewind n`), from its ⋯ menu. */
   onMessage: (command: string) => void,
+  /** The ids of the messages the conversation holds now. */
+  held: () => readonly number[],
 ): LineMarks {
   const { terminal } = view;
   const menu = messageMenu(onMessage);
-  // Only the last message has the menu: what it offers is about the last exchange.
-  let lastMenu: IDecoration | undefined;
   const output = dialog.querySelector('pre')!;
   const title = dialog.querySelector('h2')!;
   dialog.querySelector('button')?.addEventListener('click', () => dialog.close());
@@ -44,13 +43,13 @@ export function createLineMarks(
     if (event.type === 'input') {
       const band = terminal.registerDecoration({ marker, width: terminal.cols, height: lines });
       band?.onRender((element) => element.classList.add('user-message'));
-      if (event.reply || (event.text.startsWith('/') && !event.text.startsWith('//'))) return;
-      lastMenu?.dispose();
-      lastMenu = lineButton(terminal, marker, {
+      const { id } = event;
+      if (event.reply || id === undefined) return;
+      lineButton(terminal, marker, {
         className: 'message-menu',
         label: '⋯',
         title: 'Ask again, edit or take back this message',
-        onClick: (button) => menu(button),
+        onClick: (button) => menu(button, held().length - 1 - held().indexOf(id), held().includes(id)),
       });
       return;
     }
@@ -68,30 +67,41 @@ export function createLineMarks(
   };
 }
 
-/** The small menu of the last message: ask again, edit it, take it back (each a command, as if typed). */
-function messageMenu(onMessage: (command: string) => void): (near: HTMLElement) => void {
+/**
+ * The small menu of a message: the last one can be asked again, edited or taken back; an earlier one taken back with
+ * everything after it (each a command, as if typed). A message already taken back offers nothing.
+ */
+function messageMenu(
+  onMessage: (command: string) => void,
+): (near: HTMLElement, after: number, isHeld: boolean) => void {
   const popup = document.createElement('div');
   popup.className = 'message-menu-popup';
   popup.popover = 'auto';
-  for (const [label, command] of [
-    ['Ask again', '/retry'],
-    ['Edit', '/edit'],
-    ['Take back', '/rewind 1'],
-  ] as const) {
-    const item = document.createElement('button');
-    item.type = 'button';
-    item.textContent = label;
-    item.addEventListener('click', () => {
-      popup.hidePopover();
-      onMessage(command);
-    });
-    popup.append(item);
-  }
   document.body.append(popup);
-  return (near) => {
+  const item = (label: string, command?: string) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = label;
+    if (command === undefined) button.disabled = true;
+    else
+      button.addEventListener('click', () => {
+        popup.hidePopover();
+        onMessage(command);
+      });
+    return button;
+  };
+  return (near, after, isHeld) => {
+    popup.replaceChildren(
+      ...(!isHeld
+        ? [item('Already taken back')]
+        : after === 0
+          ? [item('Ask again', '/retry'), item('Edit', '/edit'), item('Take back', '/rewind 1')]
+          : [item(`Take back from here (${after + 1} exchanges)`, `/rewind ${after + 1}`)]),
+    );
     const box = near.getBoundingClientRect();
     popup.style.top = `${box.bottom + 2}px`;
-    popup.style.left = `${Math.max(0, box.right - 240)}px`;
+    // Its right edge under the button's, however long its items are.
+    popup.style.right = `${Math.max(0, document.documentElement.clientWidth - box.right)}px`;
     popup.showPopover();
   };
 }

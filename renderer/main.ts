@@ -29,11 +29,16 @@ const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) 
 document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
+const state = createChatState(document.body);
 const output = createTranscriptOutput(
   view,
-  createLineMarks(view, byId('tool-output'), (command) => void bridge.submit(command)),
+  createLineMarks(
+    view,
+    byId('tool-output'),
+    (command) => void bridge.submit(command),
+    () => state.held,
+  ),
 );
-const state = createChatState(document.body);
 const status = createStatusLine(byId('status'), state);
 const prompt = createPromptInput({ textarea: byId('prompt'), bridge, view, output, state, status });
 const choices = createChoices(byId('choices'), state, {

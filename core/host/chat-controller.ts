@@ -16,7 +16,8 @@ import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { FormReply, SessionRequest, SessionView } from './bridge.js';
 import { changeSession, resumedEvents, sessionViews } from './session-actions.js';
 import path from 'node:path';
-import { chatStatus } from './chat-status.js';
+import { chatStatus, exchangeCount } from './chat-status.js';
+import { HeldMessages } from './held-messages.js';
 import type { Elicit } from '../mcp/index.js';
 import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
 import type { Chat, Runtime } from './runtime.js';
@@ -65,6 +66,7 @@ export class ChatController {
   /** Settings another conversation changed since this one's last turn: told before the next one. */
   private changedElsewhere: string[] = [];
   private readonly attached = new AttachedImages((event) => this.emit(event));
+  private readonly held = new HeldMessages();
   /** What `/prompt`, `/retry` and `/edit` need from this conversation. */
   private readonly parts: ChatParts;
 
@@ -122,7 +124,7 @@ export class ChatController {
 
   /** The state a status bar shows. */
   get status(): ChatStatus {
-    return chatStatus(this.runtime, this.chat, this.mcpCounts, this.working);
+    return chatStatus(this.runtime, this.chat, this.mcpCounts, this.working, this.held.held);
   }
 
   /** Whether a line now would start something (nothing runs and nothing is being asked). */
@@ -149,7 +151,12 @@ export class ChatController {
     const dropped = this.idle ? droppedImagePath(trimmed, workingDirectory()) : undefined;
     if (dropped) return void (await this.attach({ file: dropped }));
     if (isCommand(trimmed)) await this.work(trimmed, () => this.command(trimmed));
-    else await this.work(trimmed, () => this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed));
+    else
+      await this.work(
+        trimmed,
+        () => this.message(trimmed.startsWith('//') ? trimmed.slice(1) : trimmed),
+        true,
+      );
   }
 
   /**
@@ -157,7 +164,7 @@ export class ChatController {
    * file). Resolves when its turn has ended; undefined when it was not taken (closed, or busy).
    */
   send(text: string): Promise<TurnOutcome | undefined> {
-    return this.work(text, () => this.message(text));
+    return this.work(text, () => this.message(text), true);
   }
 
   /**
@@ -252,11 +259,12 @@ export class ChatController {
   }
 
   /** Runs a command or a turn: one at a time, echoed, the status line busy meanwhile. */
-  private async work<T>(echo: string, run: () => Promise<T>): Promise<T | undefined> {
+  private async work<T>(echo: string, run: () => Promise<T>, isMessage = false): Promise<T | undefined> {
     if (this.closed) return undefined;
     if (this.working) return void this.emit({ type: 'busy', text: BUSY_TEXT });
     this.working = true;
-    this.emit({ type: 'input', text: echo, reply: false });
+    const id = isMessage ? this.held.sent() : undefined;
+    this.emit({ type: 'input', text: echo, reply: false, ...(id !== undefined && { id }) });
     this.emitStatus();
     try {
       return await run();
@@ -266,6 +274,7 @@ export class ChatController {
       return undefined;
     } finally {
       this.working = false;
+      this.held.settle(exchangeCount(this.chat), id);
       this.emitStatus();
     }
   }
@@ -288,7 +297,8 @@ export class ChatController {
     if (name === '/edit') return editLast(this.parts);
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
-    if (this.options.showResumed && this.chat.conversation.sessionFile !== file) this.showConversation();
+    // A resumed session is another conversation (a renamed one keeps its messages, under a new file name).
+    if (name === '/resume' && this.chat.conversation.sessionFile !== file) this.showConversation();
     for (;;) {
       if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
       if (output.openLink) this.emit({ type: 'open-link', url: output.openLink });
@@ -302,7 +312,9 @@ export class ChatController {
 
   /** The end of the conversation now kept, as it looked when it was held. */
   private showConversation(): void {
-    for (const event of resumedEvents(this.chat.conversation.history)) this.emit(event);
+    const ids = this.held.replaced(exchangeCount(this.chat));
+    if (!this.options.showResumed) return;
+    for (const event of resumedEvents(this.chat.conversation.history, ids)) this.emit(event);
   }
 
   /** How a request of ours outside the engine (a prompt, a resource) lets the server ask the user. */

@@ -5,7 +5,13 @@ import { workingDirectory } from './attachments.js';
 import type { Chat, Runtime } from './runtime.js';
 
 /** The state a status bar shows for one conversation. */
-export function chatStatus(runtime: Runtime, chat: Chat, mcp: ChatStatus['mcp'], busy: boolean): ChatStatus {
+export function chatStatus(
+  runtime: Runtime,
+  chat: Chat,
+  mcp: ChatStatus['mcp'],
+  busy: boolean,
+  held: readonly number[],
+): ChatStatus {
   const config = runtime.config();
   const model = config.activeModel;
   const { turns, context } = chat.commands.usage();
@@ -19,7 +25,13 @@ export function chatStatus(runtime: Runtime, chat: Chat, mcp: ChatStatus['mcp'],
     ...(context !== undefined && { context }),
     ...(tokens > 0 && { tokens }),
     ...(config.memory && { workspace: homeShort(workingDirectory()) }),
+    held: [...held],
   };
+}
+
+/** How many exchanges (a message and its answer) the conversation holds. */
+export function exchangeCount(chat: Chat): number {
+  return chat.conversation.history.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0);
 }
 
 /** A folder as people write it: `~/work/app` under the home folder. */

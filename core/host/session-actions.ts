@@ -57,12 +57,14 @@ export async function changeSession(
 const RESUMED_SHOWN = 50;
 
 /** The end of a resumed conversation as it looked when it was held: questions and answers. */
-export function resumedEvents(messages: readonly Message[]): HostEvent[] {
+export function resumedEvents(messages: readonly Message[], ids: readonly number[]): HostEvent[] {
   const earlier = messages.length - RESUMED_SHOWN;
   const events: HostEvent[] = [];
   if (earlier > 0) events.push({ type: 'notice', level: 'dim', text: `(${earlier} earlier messages)` });
+  let exchange = messages.slice(0, Math.max(0, earlier)).filter((m) => m.role === 'user').length;
   for (const message of messages.slice(Math.max(0, earlier))) {
-    if (message.role === 'user') events.push({ type: 'input', text: message.content, reply: false });
+    if (message.role === 'user')
+      events.push({ type: 'input', text: message.content, reply: false, id: ids[exchange++] });
     else if (message.role === 'assistant')
       events.push({ type: 'text-delta', text: message.content }, { type: 'turn-end', status: 'answered' });
   }

@@ -18,6 +18,8 @@ export interface ChatStatus {
   tokens?: number;
   /** The folder whose AGENTS.md files are this conversation's workspace memory (`~` for the home folder). */
   workspace?: string;
+  /** The ids of the messages whose exchanges the conversation holds now, oldest first (see `input`). */
+  held?: readonly number[];
 }
 
 /** What Ctrl+C did; on `idle` the front end does its own idle action (exit, clear input). */
@@ -54,7 +56,8 @@ export interface ErrorReport {
 export type HostEvent =
   | EngineEvent
   /** The submitted line, echoed: a message or command after the prompt, or the reply to a question. */
-  | { type: 'input'; text: string; reply: boolean }
+  /** `id`: a message's id, for its ⋯ menu (which of them the conversation still holds: the status's `held`). */
+  | { type: 'input'; text: string; reply: boolean; id?: number }
   /** What a command printed. */
   | { type: 'command-output'; lines: string[] }
   /** The pictures waiting for the next message (a window shows them as removable chips). */

@@ -129,19 +129,31 @@ describe.skipIf(NO_BROWSER)(
       expect(contents).toContain('Deployed.');
     });
 
-    it('the-last-message-has-a-menu-to-ask-again-edit-or-take-it-back', async () => {
-      // Only the last message carries the menu.
-      await expect.poll(() => page.locator('.message-menu').count()).toBe(1);
+    it('each-message-has-a-menu-the-last-asks-again-or-edits-an-earlier-one-takes-back-from-there', async () => {
+      // The resumed message and the one sent since: a menu each.
+      await expect.poll(() => page.locator('.message-menu').count()).toBe(2);
       fake.reply(openaiReply.text(['Rolled back, again.']));
-      await page.locator('.message-menu').click();
+      await page.locator('.message-menu').last().click();
       await page.getByRole('button', { name: 'Ask again' }).click();
       await waitForTranscript(page, /Rolled back, again\./);
       expect((fake.requests[1]!.body.messages.at(-1) as { content: string }).content).toBe('roll it back');
-      await page.locator('.message-menu').last().click();
+      // The first message: taking it back takes everything after it too, after saying what goes.
+      await page.locator('.message-menu').first().click();
       if (process.env.HAC_SCREENSHOTS)
         await page.screenshot({ path: `${process.env.HAC_SCREENSHOTS}/desktop-message-menu.png` });
-      await page.getByRole('button', { name: 'Edit' }).click();
-      await expect.poll(() => page.locator('#prompt').inputValue()).toBe('roll it back');
+      await page.getByRole('button', { name: 'Take back from here (2 exchanges)' }).click();
+      await waitForTranscript(page, /Take them back\? \(1 to do it, 0 to keep them\)/);
+      await send(page, '1');
+      await waitForTranscript(page, /Took back 2 exchanges\./);
+      fake.reply(openaiReply.text(['Fresh start.']));
+      await send(page, 'what now?');
+      await waitForTranscript(page, /Fresh start\./);
+      const contents = fake.requests[2]!.body.messages.map((m: { content: string }) => m.content);
+      expect(contents).not.toContain('Deploy to staging');
+      expect(contents).not.toContain('roll it back');
+      // A message already taken back offers nothing more.
+      await page.locator('.message-menu').first().click();
+      expect(await page.getByRole('button', { name: 'Already taken back' }).isDisabled()).toBe(true);
     });
   },
 );

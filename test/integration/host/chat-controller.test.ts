@@ -42,7 +42,8 @@ describe('chat controller: messages', () => {
       'session-saved',
     ]);
     expect(ofType(events, 'text-delta')[0]?.text).toBe('Hello');
-    expect(events[0]).toEqual({ type: 'input', text: 'hello there', reply: false });
+    // A message carries its id: the status's `held` says whether the conversation still holds it.
+    expect(events[0]).toEqual({ type: 'input', text: 'hello there', reply: false, id: 1 });
     const saved = ofType(events, 'session-saved')[0]!;
     expect(JSON.parse(readFileSync(saved.file, 'utf8')).messages).toHaveLength(2);
     expect(controller.idle).toBe(true);
@@ -121,6 +122,7 @@ describe('chat controller: status', () => {
       busy: false,
       // The folder whose AGENTS.md files are the workspace memory: where the test runs.
       workspace: expect.any(String),
+      held: [],
     });
     h.model.reply('ok');
     const from = events.length;
