@@ -69,17 +69,18 @@ export class OllamaChatModel implements ChatModel {
       let doneReason = '';
       const lines: LineWatch = {};
       // A line the SDK dropped is the error, even when the SDK then fails for the want of it (no "done").
-      const next = async () => {
-        const step = await watchedStep(lines, () => control.next(iterator, fail)).then(
-          (chunk) => ({ chunk }),
-          (error: unknown) => ({ error }),
-        );
+      const step = () => control.next(iterator, fail);
+      for (;;) {
+        // Read in place, not through a helper: one async layer less for each of a long answer's many parts.
+        let chunk;
+        try {
+          chunk = await watchedStep(lines, step);
+        } catch (error) {
+          if (lines.bad === undefined) throw error;
+        }
         if (lines.bad !== undefined)
           throw malformedError(this.context, `a line that is not JSON: ${lines.bad.slice(0, 120)}`);
-        if ('error' in step) throw step.error;
-        return step.chunk;
-      };
-      for (let chunk = await next(); chunk; chunk = await next()) {
+        if (!chunk) break;
         const message = chunk.message;
         if (message?.thinking) yield log.reasoningPart(message.thinking);
         if (message?.content) {
