@@ -103,6 +103,22 @@ function home({ provider = 'openai', servers = 0, server = testServer } = {}) {
 }
 
 const messages = `[{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hello' }]`;
+/** A bare script that starts one stdio MCP server with the official client and sends its tools with the question. */
+function bareWithServer(server) {
+  return `
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import OpenAI from 'openai';
+const mcp = new Client({ name: 'bare', version: '1.0.0' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(server)}, 'stdio'] }));
+const { tools } = await mcp.listTools();
+const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
+const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
+  tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) });
+for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
+process.stdout.write('\\n');
+await mcp.close();`;
+}
 const bareScripts = {
   openai: `
 import OpenAI from 'openai';
@@ -116,32 +132,8 @@ const client = new Ollama({ host: '${origin}' });
 const stream = await client.chat({ model: 'm', stream: true, options: { temperature: 0.1 }, messages: ${messages} });
 for await (const part of stream) process.stdout.write(part.message.content);
 process.stdout.write('\\n');`,
-  openaiMcp: `
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import OpenAI from 'openai';
-const mcp = new Client({ name: 'bare', version: '1.0.0' });
-await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(testServer)}, 'stdio'] }));
-const { tools } = await mcp.listTools();
-const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
-const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
-  tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) });
-for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
-process.stdout.write('\\n');
-await mcp.close();`,
-  openaiEverything: `
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import OpenAI from 'openai';
-const mcp = new Client({ name: 'bare', version: '1.0.0' });
-await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(everythingServer)}, 'stdio'] }));
-const { tools } = await mcp.listTools();
-const client = new OpenAI({ baseURL: '${origin}/v1', apiKey: 'sk-bench-000000', maxRetries: 0 });
-const stream = await client.chat.completions.create({ model: 'm', stream: true, temperature: 0.1, messages: ${messages},
-  tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) });
-for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');
-process.stdout.write('\\n');
-await mcp.close();`,
+  openaiMcp: bareWithServer(testServer),
+  openaiEverything: bareWithServer(everythingServer),
 };
 const bareFiles = Object.fromEntries(
   Object.entries(bareScripts).map(([name, text]) => {

@@ -25,6 +25,9 @@ export interface LoadedMemory {
   notices: { level: 'dim' | 'warn'; text: string }[];
 }
 
+/** Says one line to the user (once per run for the same line). */
+type Tell = (level: 'dim' | 'warn', text: string) => void;
+
 /** Sends the instruction and a memory to the summary model; resolves with its answer. */
 export type SummariseMemory = (request: string, signal: AbortSignal) => Promise<string>;
 
@@ -51,7 +54,7 @@ export class MemoryBook {
   /** The memories for the next request, within `maxChars` where summaries can bring them. */
   async load(maxChars: number, summarise: SummariseMemory, signal: AbortSignal): Promise<LoadedMemory> {
     const notices: LoadedMemory['notices'] = [];
-    const tell = (level: 'dim' | 'warn', text: string) => {
+    const tell: Tell = (level, text) => {
       if (this.told.has(text)) return;
       this.told.add(text);
       if (level === 'warn') this.logger.warn(text);
@@ -74,7 +77,7 @@ export class MemoryBook {
     text: string,
     summarise: SummariseMemory,
     signal: AbortSignal,
-    tell: (level: 'dim' | 'warn', text: string) => void,
+    tell: Tell,
   ): Promise<string> {
     const key = hash(text);
     if (!this.summaries.has(key)) {
@@ -95,7 +98,7 @@ export class MemoryBook {
     text: string,
     summarise: SummariseMemory,
     signal: AbortSignal,
-    tell: (level: 'dim' | 'warn', text: string) => void,
+    tell: Tell,
   ): Promise<string> {
     const key = hash(text);
     if (this.unshrinkable.has(key)) return text;

@@ -66,6 +66,13 @@ export class HacPty {
     this.pty.write(keys);
   }
 
+  /** Sends a line and waits for `until` after it; resolves with where it appeared. */
+  say(line: string, until: string | RegExp): Promise<number> {
+    const from = plain(this.output).length;
+    this.write(`${line}\r`);
+    return this.waitFor(until, { from });
+  }
+
   /** Types keys one at a time, as a person does: each waits for the terminal's echo before the next. */
   async type(...keys: string[]): Promise<void> {
     for (const key of keys) {

@@ -32,11 +32,7 @@ async function start() {
   const hac = new HacPty(home);
   cleanups.push(() => hac.kill());
   await hac.waitFor('humble-ai> ');
-  const say = async (line: string, until: string) => {
-    const from = plain(hac.output).length;
-    hac.write(`${line}\r`);
-    return hac.waitFor(until, { from });
-  };
+  const say = (line: string, until: string) => hac.say(line, until);
   const models = () => fake.requests.map((r) => r.body.model as string);
   const session = () => {
     const dir = path.join(hacHome, 'sessions');
@@ -50,15 +46,15 @@ async function start() {
 
 describe('a fallback model, and token use in view', () => {
   it('an-unavailable-model-hands-the-turn-to-the-fallback-after-its-retries', async () => {
-    const { fake, say, models, session } = await start();
+    const { fake, hac, say, models, session } = await start();
     fake.reply(
       openaiReply.overloaded(),
       openaiReply.overloaded(),
       openaiReply.overloaded(),
       openaiReply.text(['From the backup.']),
     );
-    await say('hello', 'gpt-test is unavailable; answering with backup.');
-    await say('', 'From the backup.').catch(() => undefined);
+    const line = await say('hello', 'gpt-test is unavailable; answering with backup.');
+    await hac.waitFor('From the backup.', { from: line });
     expect(models()).toEqual(['gpt-test', 'gpt-test', 'gpt-test', 'gpt-backup']);
     await expect.poll(() => session().messages.at(-1)?.model).toBe('gpt-backup');
   });

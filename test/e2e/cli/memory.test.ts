@@ -29,12 +29,7 @@ async function start(config: Record<string, unknown> = {}, folder?: (home: strin
     const hac = new HacPty(home, [], {}, { cwd });
     cleanups.push(() => hac.kill());
     await hac.waitFor('humble-ai> ');
-    const say = async (line: string, until: string) => {
-      const from = plain(hac.output).length;
-      hac.write(`${line}\r`);
-      return hac.waitFor(until, { from });
-    };
-    return { hac, say };
+    return { hac, say: (line: string, until: string) => hac.say(line, until) };
   };
   const system = (n: number) => (fake.requests[n]!.body.messages[0] as { content: string }).content;
   return { fake, home, hacHome, memory, open, system };
@@ -150,9 +145,9 @@ describe('memory the user controls', () => {
     const original = Array.from({ length: 10 }, (_, i) => `- fact ${i} about the user`).join('\n');
     writeFileSync(memory, `${original}\n`);
     fake.reply(openaiReply.text([`- ${'much longer summary '.repeat(40)}`]), openaiReply.text(['Answer.']));
-    const { say } = await open();
-    await say('hello', 'was not shorter; memory.md is unchanged.');
-    await say('', 'Answer.').catch(() => undefined);
+    const { hac, say } = await open();
+    const line = await say('hello', 'was not shorter; memory.md is unchanged.');
+    await hac.waitFor('Answer.', { from: line });
     expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`);
     expect(existsSync(`${memory}.snapshot`)).toBe(false);
     expect(system(1)).toContain('- fact 9 about the user');
