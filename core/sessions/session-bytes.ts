@@ -22,12 +22,22 @@ interface CachedElement<T> {
  */
 export class SessionBytes {
   private readonly elements = new WeakMap<object, CachedElement<object>>();
+  /** The messages of the last call, as given and as cached: a conversation only adds to the end of its list. */
+  private last: {
+    given: readonly SessionMessage[];
+    secrets: number;
+    cached: CachedElement<SessionMessage>[];
+  } = {
+    given: [],
+    secrets: 0,
+    cached: [],
+  };
 
   constructor(private readonly secrets?: SecretRegistry) {}
 
   /** The session with every secret masked; its messages and summaries are the cached copies. */
   redacted(session: SessionFile): SessionFile {
-    const rest = this.redact({ ...session, messages: [] });
+    const rest = this.redact({ ...session, messages: [], ...(session.summaries && { summaries: [] }) });
     return {
       ...rest,
       messages: this.redactedMessages(session.messages),
@@ -36,7 +46,19 @@ export class SessionBytes {
   }
 
   redactedMessages(messages: readonly SessionMessage[]): SessionMessage[] {
-    return messages.map((m) => this.element(m).redacted);
+    return this.cachedMessages(messages).map((m) => m.redacted);
+  }
+
+  /** Each message's cache entry; the entries of the last call's messages are reused while the list only grew. */
+  private cachedMessages(messages: readonly SessionMessage[]): CachedElement<SessionMessage>[] {
+    const { given, secrets, cached } = this.last;
+    let same = secrets === (this.secrets?.version ?? 0) && messages.length >= given.length;
+    for (let i = 0; same && i < given.length; i++) same = messages[i] === given[i];
+    const entries = same
+      ? [...cached, ...messages.slice(given.length).map((m) => this.element(m))]
+      : messages.map((m) => this.element(m));
+    this.last = { given: [...messages], secrets: this.secrets?.version ?? 0, cached: entries };
+    return entries;
   }
 
   /** The file's bytes, in pieces (written one after another). */
@@ -52,9 +74,13 @@ export class SessionBytes {
     for (const { key, at } of found) {
       const open = at + `\n  "${key}": [`.length;
       pieces.push(Buffer.from(`${text.slice(from, open)}\n`));
-      session[key]!.forEach((element, i) => {
+      const entries =
+        key === 'messages'
+          ? this.cachedMessages(session.messages)
+          : session[key]!.map((e) => this.element(e));
+      entries.forEach((entry, i) => {
         if (i > 0) pieces.push(SEPARATOR);
-        pieces.push(this.element(element).bytes);
+        pieces.push(entry.bytes);
       });
       pieces.push(Buffer.from('\n  '));
       from = open;
