@@ -28,6 +28,9 @@ export interface LoadedMemory {
 /** Says one line to the user (once per run for the same line). */
 type Tell = (level: 'dim' | 'warn', text: string) => void;
 
+/** A memory's summary from the summary model, or undefined when it failed. */
+type Shorten = (text: string) => Promise<string | undefined>;
+
 /** Sends the instruction and a memory to the summary model; resolves with its answer. */
 export type SummariseMemory = (request: string, signal: AbortSignal) => Promise<string>;
 
@@ -67,21 +70,17 @@ export class MemoryBook {
     let personal = (await readPersonalMemory(this.places.personal).catch(() => '')).trim();
     if (workspace.length + personal.length <= maxChars) return { workspace, personal, notices };
 
-    if (workspace) workspace = await this.workspaceSummary(workspace, summarise, signal, tell);
+    const shorten = (text: string) => summaryOf(text, summarise, signal, this.logger);
+    if (workspace) workspace = await this.workspaceSummary(workspace, shorten, tell);
     if (personal && workspace.length + personal.length > maxChars)
-      personal = await this.personalSummary(personal, summarise, signal, tell);
+      personal = await this.personalSummary(personal, shorten, tell);
     return { workspace, personal, notices };
   }
 
-  private async workspaceSummary(
-    text: string,
-    summarise: SummariseMemory,
-    signal: AbortSignal,
-    tell: Tell,
-  ): Promise<string> {
+  private async workspaceSummary(text: string, shorten: Shorten, tell: Tell): Promise<string> {
     const key = hash(text);
     if (!this.summaries.has(key)) {
-      const summary = await summaryOf(text, summarise, signal, this.logger);
+      const summary = await shorten(text);
       this.summaries.set(key, summary && summary.length < text.length ? summary : undefined);
       if (this.summaries.get(key))
         tell(
@@ -94,15 +93,10 @@ export class MemoryBook {
     return this.summaries.get(key) ?? text;
   }
 
-  private async personalSummary(
-    text: string,
-    summarise: SummariseMemory,
-    signal: AbortSignal,
-    tell: Tell,
-  ): Promise<string> {
+  private async personalSummary(text: string, shorten: Shorten, tell: Tell): Promise<string> {
     const key = hash(text);
     if (this.unshrinkable.has(key)) return text;
-    const summary = await summaryOf(text, summarise, signal, this.logger);
+    const summary = await shorten(text);
     if (summary === undefined) return text;
     const file = this.places.personal;
     if (summary.length >= text.length) {
