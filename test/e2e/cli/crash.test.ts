@@ -98,17 +98,37 @@ const SCRIPT = [
 interface Run {
   pid: number;
   exited: Promise<unknown>;
+  /** What the terminal showed (the REPL's runs), for a run that never ends. */
+  screen(): string;
+}
+
+/**
+ * Settles once the process is gone, or a zombie not reaped yet: under load node-pty's exit event has been seen to
+ * lag far behind a SIGKILL, which is the harness's problem, not hac's.
+ */
+function gone(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      try {
+        if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z'))
+          throw new Error('zombie');
+      } catch {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 250);
+  });
 }
 
 function startRun(mode: 'repl' | 'one-shot', home: string, env: Record<string, string>, i: number): Run {
   if (mode === 'one-shot') {
     const child = spawnChild(process.execPath, [HAC_BIN, '-p', `question ${i}`], { env, stdio: 'ignore' });
-    return { pid: child.pid!, exited: new Promise((r) => child.once('exit', r)) };
+    return { pid: child.pid!, exited: new Promise((r) => child.once('exit', r)), screen: () => '' };
   }
   const pty = spawnPty(process.execPath, [HAC_BIN], { cols: 100, rows: 30, cwd: home, env });
   const lines = [...SCRIPT, '/exit'];
   let output = '';
-  const exited = new Promise((r) => pty.onExit(r));
+  const exited = Promise.race([new Promise((r) => pty.onExit(r)), gone(pty.pid)]);
   void exited.then(() => (lines.length = 0)); // nothing is written to a closed terminal
   pty.onData((d) => {
     output += d;
@@ -116,7 +136,7 @@ function startRun(mode: 'repl' | 'one-shot', home: string, env: Record<string, s
     const prompts = output.split(/humble-ai> |\(0 to cancel\): /).length - 1;
     while (prompts > SCRIPT.length + 1 - lines.length && lines.length) pty.write(`${lines.shift()}\r`);
   });
-  return { pid: pty.pid, exited };
+  return { pid: pty.pid, exited, screen: () => output };
 }
 
 async function lane(fake: OpenAIFake, kills: number, mode: 'repl' | 'one-shot'): Promise<string> {
@@ -131,7 +151,9 @@ async function lane(fake: OpenAIFake, kills: number, mode: 'repl' | 'one-shot'):
   // A run to the end measures the window the kills are spread over (every write happens inside it); each
   // run that ends before its kill measures it again, as the machine's load changes.
   let started = performance.now();
-  await startRun(mode, home, env, 0).exited;
+  const whole = startRun(mode, home, env, 0);
+  const ended = await Promise.race([whole.exited.then(() => true), sleep(60_000).then(() => false)]);
+  if (!ended) throw new Error(`a whole ${mode} run did not end within 60 s; its screen:\n${whole.screen()}`);
   let window = performance.now() - started;
   for (let i = 1, done = 0; done < kills; i++) {
     started = performance.now();
