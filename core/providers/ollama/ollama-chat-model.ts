@@ -1,7 +1,7 @@
 import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse } from 'ollama';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
 import { malformedError } from '../provider-errors.js';
-import { watchedStep, type LineWatch } from './invalid-lines.js';
+import { watchedStep, watchLines, type LineWatch } from './invalid-lines.js';
 import type { NativeToolCall, Usage } from '../../types/message.js';
 import type { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
@@ -54,6 +54,8 @@ export class OllamaChatModel implements ChatModel {
       control.abortError() ?? mapOllamaError(error, this.context);
     let finished = false;
     let stream: (AsyncIterable<ChatResponse> & { abort(): void }) | undefined;
+    const lines: LineWatch = {};
+    const stopWatching = watchLines(lines);
     try {
       let iterator: AsyncIterator<ChatResponse>;
       try {
@@ -67,7 +69,6 @@ export class OllamaChatModel implements ChatModel {
       const calls: NativeToolCall[] = [];
       let usage: Usage | undefined;
       let doneReason = '';
-      const lines: LineWatch = {};
       // A line the SDK dropped is the error, even when the SDK then fails for the want of it (no "done").
       const step = () => control.next(iterator, fail);
       for (;;) {
@@ -115,6 +116,7 @@ export class OllamaChatModel implements ChatModel {
       );
       yield { type: 'finish', reason: calls.length ? 'tool-calls' : toFinishReason(doneReason) };
     } finally {
+      stopWatching();
       control.dispose(finished);
       // `break` does not cancel the SDK's request: abort it too.
       if (!finished) stream?.abort();

@@ -9,7 +9,8 @@ import { isStalledStream } from '../../../core/providers/timeouts.js';
 import type { ChatRequest } from '../../../core/providers/chat-model.js';
 import { FakeHttpServer, refusedUrl } from '../../fakes/http-fake.js';
 import { collect, fakeModelConfig } from '../../fakes/model-config.js';
-import { ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
+import { ollamaAnswerSteps, ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
+import type { RecordedRequest } from '../../fakes/http-fake.js';
 
 const CONFIG_FILE = '/home/u/.humble-ai-cli/config.json';
 const hello: ChatRequest = {
@@ -294,6 +295,40 @@ describe('bad input (R-REL-2)', () => {
     expect((result.error as ProviderError).message).toBe(
       'Ollama sent a malformed response: a line that is not JSON: {"model":"x","message":{"role":',
     );
+  });
+
+  it.each([
+    ['the-stream-that-started-alone', 'first'],
+    ['the-stream-that-started-second', 'second'],
+  ] as const)('with-two-streams-at-once-a-line-the-sdk-drops-fails-%s-only', async (_name, broken) => {
+    // Braces pass our byte check; the SDK itself drops the line with a console warning. The first stream reads
+    // alone until the second starts, so both ways of telling whose warning it is are exercised.
+    const badLine = '{upstream: "timed out"}';
+    let resumeFirst!: () => void;
+    const firstPaused = new Promise<void>((resolve) => (resumeFirst = resolve));
+    const reply = (text: string[], bad: boolean, pause?: Promise<void>) => (request: RecordedRequest) => {
+      // The bad line comes right after the first part (and the pause): the read under way meets it.
+      const steps = ollamaAnswerSteps({ text, pauseAfterFirst: pause }, request);
+      if (bad) steps.splice(pause ? 2 : 1, 0, { write: `${badLine}\n` });
+      return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, steps };
+    };
+    fake.reply(reply(['one ', 'two'], broken === 'first', firstPaused));
+    fake.reply(reply(['three ', 'four'], broken === 'second'));
+    const first = model().stream(hello, new AbortController().signal);
+    expect((await first.next()).value).toEqual({ type: 'text-delta', text: 'one ' });
+    // The first stream's next read is under way (the server pauses) when the second starts and ends.
+    const firstRest = collect(first);
+    const second = await run(model());
+    resumeFirst();
+    const rest = await firstRest;
+    const firstResult = { text: `one ${rest.text}`, error: rest.error };
+    const [bad, good] = broken === 'first' ? [firstResult, second] : [second, firstResult];
+    expect((bad.error as ProviderError).message).toBe(
+      `Ollama sent a malformed response: a line that is not JSON: ${badLine}`,
+    );
+    expect(bad.text).toBe(broken === 'first' ? 'one ' : 'three '); // what came before the bad line
+    expect(good.error).toBeUndefined();
+    expect(good.text).toBe(broken === 'first' ? 'three four' : 'one two');
   });
 
   it('an-html-page-with-200-points-at-base-url', async () => {
