@@ -49,6 +49,8 @@ export class Conversation {
   contextState: ContextSessionState = newContextSession();
   /** How full the last request was, in percent of contextMaxChars (for `/usage` and the window's gauge). */
   contextPercent: number | undefined;
+  /** How far tokens() has counted: the messages' length and last one then, and their tokens. */
+  private tokenCount: { length: number; last?: SessionMessage; tokens: number } = { length: 0, tokens: 0 };
   private beforeRewind:
     | {
         messages: Message[];
@@ -92,6 +94,26 @@ export class Conversation {
     this.session = undefined;
     this.contextState = newContextSession();
     this.contextPercent = undefined;
+  }
+
+  /**
+   * All answered turns' tokens (the status line's figure, shown after every turn): counted on from where the last
+   * count stopped while the session's messages only grew, so a long day does not recount it all each turn.
+   */
+  tokens(): number {
+    const messages = this.session?.messages ?? [];
+    let { length, tokens } = this.tokenCount;
+    if (length > messages.length || (length > 0 && messages[length - 1] !== this.tokenCount.last)) {
+      length = 0;
+      tokens = 0;
+    }
+    for (let i = Math.max(length, 1); i < messages.length; i++) {
+      const { role, usage } = messages[i]!;
+      if (role === 'assistant' && usage && messages[i - 1]!.role === 'user')
+        tokens += usage.inputTokens + usage.outputTokens;
+    }
+    this.tokenCount = { length: messages.length, last: messages.at(-1), tokens };
+    return tokens;
   }
 
   /** Each answered turn's tokens as its session keeps them (resumed turns included), oldest first. */

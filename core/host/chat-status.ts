@@ -14,8 +14,8 @@ export function chatStatus(
 ): ChatStatus {
   const config = runtime.config();
   const model = config.activeModel;
-  const { turns, context } = chat.commands.usage();
-  const tokens = turns.reduce((n, t) => n + (t.usage ? t.usage.inputTokens + t.usage.outputTokens : 0), 0);
+  const context = chat.conversation.contextPercent;
+  const tokens = chat.conversation.tokens();
   return {
     ...(model ? { model: model.label, provider: model.provider } : {}),
     toolMode: config.toolCallMode,

@@ -132,6 +132,28 @@ describe('chat controller: status', () => {
     await controller.submit('/set-tool-mode auto');
     expect(ofType(events, 'status').at(-1)!.status.toolMode).toBe('auto');
   });
+
+  it("counts the conversation's tokens on after each turn, and again from the start after a take-back", async () => {
+    const h = await start();
+    const { controller, events } = h.open();
+    const tokens = () => ofType(events, 'status').at(-1)!.status.tokens;
+    h.model.reply('The first answer.', 'A second, longer answer than the first one.');
+    await controller.submit('first');
+    const first = tokens()!;
+    await controller.submit('second question');
+    const both = tokens()!;
+    expect(first).toBeGreaterThan(0);
+    expect(both).toBeGreaterThan(first);
+    const rewind = controller.submit('/rewind');
+    await nextEvent(events, 'prompt');
+    await controller.submit('1');
+    await rewind;
+    expect(outputLines(events)).toContain('Took back the last exchange.');
+    expect(tokens()).toBe(first);
+    h.model.reply('A second, longer answer than the first one.');
+    await controller.submit('second question');
+    expect(tokens()).toBe(both);
+  });
 });
 
 describe('chat controller: interrupt (Ctrl+C)', () => {
