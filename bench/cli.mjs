@@ -41,6 +41,8 @@ const row = (label, text) => console.log(`${label.padEnd(44)}${text}`);
 let events = [];
 let bodies = {};
 let lastByteAt = 0;
+/** Set to receive the next chat request's parsed body (and when it arrived). */
+let onRequest;
 function answer(list) {
   events = list;
   const sse = (delta, finish = null) =>
@@ -59,8 +61,10 @@ function answer(list) {
 }
 answer(Array.from({ length: 60 }, (_, i) => `word${i} `));
 const server = http.createServer((req, res) => {
-  req.resume();
+  const received = [];
+  req.on('data', (d) => onRequest && received.push(d));
   req.on('end', async () => {
+    if (onRequest) onRequest({ at: performance.now(), body: JSON.parse(Buffer.concat(received).toString()) });
     const ollama = req.url === '/api/chat';
     res.writeHead(200, { 'content-type': ollama ? 'application/x-ndjson' : 'text/event-stream' });
     const body = bodies[ollama ? 'ollama' : 'openai'];
@@ -77,7 +81,7 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 
 // ---- Homes and the bare scripts (in bench/ so that they resolve node_modules).
 const homes = [];
-function home({ provider = 'openai', servers = 0, server = testServer } = {}) {
+function home({ provider = 'openai', servers = 0, server = testServer, slowStartMs = 0 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'hac-bench-'));
   homes.push(dir);
   const hacHome = join(dir, '.humble-ai-cli');
@@ -87,9 +91,13 @@ function home({ provider = 'openai', servers = 0, server = testServer } = {}) {
   writeFileSync(join(hacHome, 'config.json'), JSON.stringify({ models }));
   writeFileSync(join(hacHome, 'system_prompt.txt'), 'You are terse.\n');
   if (servers) {
+    // With `slowStartMs`, the first server takes that long to start (the others start as fast as they can).
     const entries = Array.from({ length: servers }, (_, i) => [
       `s${i}`,
-      { command: process.execPath, args: [server, 'stdio'] },
+      {
+        command: process.execPath,
+        args: [server, 'stdio', ...(i === 0 && slowStartMs ? [`--start-delay=${slowStartMs}`] : [])],
+      },
     ]);
     writeFileSync(
       join(hacHome, 'mcp-servers.json'),
@@ -119,6 +127,29 @@ for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.
 process.stdout.write('\\n');
 await mcp.close();`;
 }
+/** The floor of the tool list: the slow server alone, started and listed by the official client. */
+const SLOW_START_MS = 500;
+const bareSlowServer = `
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+const mcp = new Client({ name: 'bare', version: '1.0.0' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(testServer)}, 'stdio', '--start-delay=${SLOW_START_MS}'] }));
+const { tools } = await mcp.listTools();
+process.stdout.write(tools.length + '\\n');
+await mcp.close();`;
+/** The same 20 servers started at once by the official client, until every one has listed its tools. */
+const bareTwentyServers = `
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+const clients = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+  const mcp = new Client({ name: 'bare', version: '1.0.0' });
+  const args = [${JSON.stringify(testServer)}, 'stdio', ...(i === 0 ? ['--start-delay=${SLOW_START_MS}'] : [])];
+  await mcp.connect(new StdioClientTransport({ command: process.execPath, args }));
+  await mcp.listTools();
+  return mcp;
+}));
+process.stdout.write(clients.length + '\\n');
+await Promise.all(clients.map((c) => c.close()));`;
 const bareScripts = {
   openai: `
 import OpenAI from 'openai';
@@ -134,6 +165,8 @@ for await (const part of stream) process.stdout.write(part.message.content);
 process.stdout.write('\\n');`,
   openaiMcp: bareWithServer(testServer),
   openaiEverything: bareWithServer(everythingServer),
+  slowServer: bareSlowServer,
+  twentyServers: bareTwentyServers,
 };
 const bareFiles = Object.fromEntries(
   Object.entries(bareScripts).map(([name, text]) => {
@@ -176,6 +209,35 @@ function timeToPrompt(env) {
         const took = performance.now() - start;
         term.write('/exit\r');
         term.onExit(() => resolve(took));
+      }
+    });
+  });
+}
+
+/**
+ * From starting the REPL to its first message reaching the model with the servers' tools: the prompt appears,
+ * `hello` is typed at once, and the request must carry the slow server's tools (it is first in the file) and as
+ * many as OpenAI takes (128 with hac's own: the 20 servers have more).
+ */
+function timeToToolList(env) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const term = pty.spawn(process.execPath, [hacBin], { env, cols: 100, rows: 30, cwd: root });
+    let out = '';
+    let asked = false;
+    onRequest = ({ at, body }) => {
+      onRequest = undefined;
+      const tools = (body.tools ?? []).map((t) => t.function.name);
+      if (!tools.some((name) => name.startsWith('s0__')) || tools.length < 100)
+        reject(new Error(`the first request had ${tools.length} tools: ${tools.slice(0, 3)}…`));
+      term.onExit(() => resolve(at - start));
+      setTimeout(() => term.write('/exit\r'), 100);
+    };
+    term.onData((d) => {
+      out += d;
+      if (!asked && out.includes('humble-ai> ')) {
+        asked = true;
+        term.write('hello\r');
       }
     });
   });
@@ -256,6 +318,26 @@ try {
     row(
       'prompt, 20 MCP servers',
       `${ms(median(prompt20))}  (${ratio(median(prompt20), median(prompt0))} with none; target <= 1.05x)`,
+    );
+    // 20 servers, one of them slow to start: the first message waits for their tools, and should not wait much
+    // longer than that server alone takes to start and list its tools.
+    const slow = home({ servers: 20, slowStartMs: SLOW_START_MS });
+    const toolList = [];
+    const slowAlone = [];
+    const twentyBare = [];
+    for (let i = 0; i < runs; i++) {
+      toolList.push(await timeToToolList(slow.env));
+      slowAlone.push((await run(process.execPath, [bareFiles.slowServer], slow.env)).ms);
+      twentyBare.push((await run(process.execPath, [bareFiles.twentyServers], slow.env)).ms);
+    }
+    row(
+      `first message's tools, 20 servers`,
+      `${ms(median(toolList))} vs the slow one alone ${ms(median(slowAlone))} = ` +
+        `${ratio(median(toolList), median(slowAlone))}  (it waits ${SLOW_START_MS} ms to start; target <= 1.2x)`,
+    );
+    row(
+      `  the same 20, bare official client`,
+      `${ms(median(twentyBare))}: hac's first request ${ratio(median(toolList), median(twentyBare))} that`,
     );
   }
 
