@@ -1,6 +1,8 @@
 // The terminal host's speed (start-up, one-shot answers, long streams), every figure against a floor measured in the same run:
 //  1. start-up: `hac --version` vs `node -e ''` (target <= 1.1x); time until `humble-ai> ` appears in a
 //     pseudo-terminal with 0 and with 3 stdio MCP servers (target <= 150 ms; the servers connect after the prompt);
+//     with 20, one of them slow to start, the first message's tools vs that server alone (target <= 1.2x) and vs
+//     the official client starting the same 20;
 //  2. a one-shot answer (`hac -p`, 60 chunks) vs a bare script streaming the same answer with the vendor's SDK:
 //     OpenAI's SSE and Ollama's NDJSON (target <= 0.6x); with one stdio MCP server configured vs a bare script that
 //     also starts that server with the official MCP client and sends its tools (target <= 0.8x), our test server
