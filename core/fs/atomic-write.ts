@@ -6,9 +6,12 @@ import { fileAccessError } from './file-access.js';
 export interface AtomicWriteOptions {
   /** File mode for a file that does not exist yet; an existing file keeps its mode. */
   mode?: number;
-  /** Fail instead of replacing an existing file (used for new session files). */
+  /** Fail instead of replacing an existing file (`writeNewFile` tries further names). */
   exclusive?: boolean;
 }
+
+/** The content, or its pieces in order (written one after another, never joined into one copy). */
+type Content = string | Uint8Array | readonly Uint8Array[];
 
 /**
  * Writes a file so that a reader (or a crash) only ever sees the old or the new content:
@@ -16,16 +19,62 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(
   link: string,
-  /** The content, or its pieces in order (written one after another, never joined into one copy). */
-  data: string | Uint8Array | readonly Uint8Array[],
+  data: Content,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays. A new
-  // file (exclusive) has neither a target nor a mode to keep: link() below refuses any entry of that name.
-  const file = options.exclusive ? link : await linkTarget(link);
-  const dir = path.dirname(file);
-  const mode = (options.exclusive ? undefined : await existingMode(file)) ?? options.mode ?? 0o600;
-  const temp = path.join(dir, tempName(path.basename(file)));
+  if (options.exclusive) {
+    await writeNewFile((attempt) => (attempt === 1 ? link : undefined), data, options.mode);
+    return;
+  }
+  // A symlinked file (dotfiles managers link config.json) is written where it points; the link stays.
+  const file = await linkTarget(link);
+  const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
+  const temp = await writeTemp(file, data, mode, link);
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw fileAccessError(error, link, 'write');
+  }
+  await syncDir(path.dirname(file));
+}
+
+/**
+ * Writes a new file, never replacing one, under `name(1)` or, while that exists, `name(2)`, `name(3)`…: the
+ * content is written and synced once, then linked under each name in turn until one is free (link() refuses an
+ * existing name, so two writers can never take the same one). Resolves with the name it got; when `name` has no
+ * more to offer, fails with the last EEXIST.
+ */
+export async function writeNewFile(
+  name: (attempt: number) => string | undefined,
+  data: Content,
+  mode = 0o600,
+): Promise<string> {
+  const first = name(1)!;
+  const temp = await writeTemp(first, data, mode, first);
+  let taken: NodeJS.ErrnoException | undefined;
+  let file: string | undefined;
+  try {
+    for (let attempt = 1; (file = name(attempt)) !== undefined; attempt++) {
+      try {
+        await fs.link(temp, file);
+        break;
+      } catch (error) {
+        taken = error as NodeJS.ErrnoException;
+        if (taken.code !== 'EEXIST') throw fileAccessError(error, file, 'write');
+      }
+    }
+  } finally {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+  }
+  if (file === undefined) throw taken!;
+  await syncDir(path.dirname(file));
+  return file;
+}
+
+/** Writes `data` to a new temp file beside `file` and syncs it; a failure leaves no temp file behind. */
+async function writeTemp(file: string, data: Content, mode: number, shown: string): Promise<string> {
+  const temp = path.join(path.dirname(file), tempName(path.basename(file)));
   let created = false;
   try {
     const handle = await fs.open(temp, 'wx', mode);
@@ -37,19 +86,12 @@ export async function writeFileAtomic(
     } finally {
       await handle.close();
     }
-    if (options.exclusive) {
-      // link() fails with EEXIST instead of replacing: no overwrite, still never a half-written file.
-      await fs.link(temp, file);
-      await fs.unlink(temp);
-    } else {
-      await fs.rename(temp, file);
-    }
+    return temp;
   } catch (error) {
-    // A full disk or a failed rename leaves no temp file behind; EEXIST is the caller's answer (exclusive).
+    // A full disk leaves no temp file behind.
     if (created) await fs.rm(temp, { force: true }).catch(() => undefined);
-    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? error : fileAccessError(error, link, 'write');
+    throw fileAccessError(error, shown, 'write');
   }
-  await syncDir(dir);
 }
 
 /** `.<name>.<pid>.<8 hex>.tmp`: the pid says whether the writer is still alive (see removeStaleTempFiles). */

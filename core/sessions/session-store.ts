@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic, writeNewFile } from '../fs/atomic-write.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile, type SessionMessage } from './session-file.js';
 import { SessionIndex, type IndexedSession } from './session-index.js';
@@ -74,16 +74,14 @@ export class FileSessionStore implements SessionStore {
     const data = this.bytes.encode(session);
     const named = this.secrets?.redact(firstMessage) ?? firstMessage;
     const before = await this.index.folderTime();
-    for (let attempt = 1; ; attempt++) {
-      const file = path.join(this.dir, sessionFileName(startedAt, named, attempt));
-      try {
-        await writeFileAtomic(file, data, { mode: 0o600, exclusive: true });
-        await this.index.noteWrite(file, this.bytes.redacted(session), before);
-        return file;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
+    // Two sessions started in the same second with the same first words: `_2`, `_3`… (written once, linked
+    // under the first free name).
+    const file = await writeNewFile(
+      (attempt) => path.join(this.dir, sessionFileName(startedAt, named, attempt)),
+      data,
+    );
+    await this.index.noteWrite(file, this.bytes.redacted(session), before);
+    return file;
   }
 
   async save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {

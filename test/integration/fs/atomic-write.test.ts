@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeFileAtomic } from '../../../core/fs/atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic, writeNewFile } from '../../../core/fs/atomic-write.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -78,5 +78,19 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(f, 'first', { exclusive: true });
     await expect(writeFileAtomic(f, 'second', { exclusive: true })).rejects.toMatchObject({ code: 'EEXIST' });
     expect(readFileSync(f, 'utf8')).toBe('first');
+    expect(readdirSync(path.dirname(f))).toEqual(['x.json']); // no temp file left
+  });
+
+  it('a-new-file-takes-the-first-free-name-and-writers-at-once-never-share-one', async () => {
+    const dir = tempDir();
+    const name = (attempt: number) => path.join(dir, attempt === 1 ? 's.json' : `s_${attempt}.json`);
+    writeFileSync(name(1), 'taken');
+    const written = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((text) => writeNewFile(name, text).then((file) => [file, text])),
+    );
+    expect(new Set(written.map(([file]) => file)).size).toBe(4);
+    for (const [file, text] of written) expect(readFileSync(file!, 'utf8')).toBe(text);
+    expect(readFileSync(name(1), 'utf8')).toBe('taken');
+    expect(readdirSync(dir).sort()).toEqual(['s.json', 's_2.json', 's_3.json', 's_4.json', 's_5.json']);
   });
 });
