@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
-import { HacPty, plain } from '../../helpers/pty.js';
+import { HacPty } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // Conversations you can find, name, remove, take away and redo, in a real terminal; the files on disk and the
@@ -36,12 +36,7 @@ async function start() {
   await hac.waitFor('humble-ai> ');
   const sessions = path.join(hacHome, 'sessions');
   const files = () => readdirSync(sessions).filter((f) => f.endsWith('.json'));
-  /** Sends a line and waits for `until` after it. */
-  const say = async (line: string, until: string) => {
-    const from = plain(hac.output).length;
-    hac.write(`${line}\r`);
-    return hac.waitFor(until, { from });
-  };
+  const say = (line: string, until: string) => hac.say(line, until);
   const lastUser = (n: number) => (fake.requests[n]!.body.messages.at(-1) as { content: string }).content;
   return { fake, home, hac, sessions, files, say, lastUser };
 }
