@@ -145,7 +145,8 @@ if (which !== 'on') await day(false);
 server.close();
 
 // The session write alone, as the conversation grows: its median at turns 50-100 and at 950-1000 (target: under
-// 10 ms at 1,000 turns).
+// 10 ms at 1,000 turns), as a whole rewrite and as hac does it after an answer (begun when the question was sent,
+// so the turn waits only for what the answer adds).
 const { FileSessionStore } = await importTs('core/sessions/session-store.ts');
 const { SecretRegistry } = await importTs('core/logging/secrets.ts');
 const sessionsDir = mkdtempSync(join(tmpdir(), 'hac-long-day-sessions-'));
@@ -155,7 +156,8 @@ const store = new FileSessionStore(sessionsDir, secrets);
 await store.list(); // the index exists, as after a /sessions
 const session = { version: 1, startedAt: '2026-11-26T01:00:00+09:00', model: 'm', messages: [] };
 const file = await store.create(session, new Date(), 'hello');
-const saves = [];
+const whole = [];
+const begun = [];
 for (let i = 0; i < 1000; i++) {
   const user = { role: 'user', content: `question ${i}` };
   const answer = {
@@ -164,13 +166,20 @@ for (let i = 0; i < 1000; i++) {
     model: 'm',
     usage: { inputTokens: 1, outputTokens: 2 },
   };
-  session.messages = [...session.messages, user, answer];
-  const started = performance.now();
+  const asked = { ...session, messages: [...session.messages, user] };
+  session.messages = [...asked.messages, answer];
+  let started = performance.now();
   await store.save(file, session, [user, answer]);
-  saves.push(performance.now() - started);
+  whole.push(performance.now() - started);
+  store.prepareSave(file, asked);
+  await new Promise((r) => setTimeout(r, 15)); // the answer streams in
+  started = performance.now();
+  await store.save(file, session, [user, answer]);
+  begun.push(performance.now() - started);
 }
 rmSync(sessionsDir, { recursive: true, force: true });
+const growth = (xs) => `${median(xs.slice(50, 100)).toFixed(2)} -> ${median(xs.slice(-50)).toFixed(2)} ms`;
 console.log(
-  `session write, turns 50-100 -> 950-1000: ${median(saves.slice(50, 100)).toFixed(2)} -> ` +
-    `${median(saves.slice(-50)).toFixed(2)} ms (target < 10 ms at 1,000 turns)`,
+  `session write, turns 50-100 -> 950-1000: ${growth(begun)} after the answer (the whole file: ${growth(whole)}; ` +
+    'target < 10 ms at 1,000 turns)',
 );

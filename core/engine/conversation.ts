@@ -51,6 +51,8 @@ export class Conversation {
   contextPercent: number | undefined;
   /** How far tokens() has counted: the messages' length and last one then, and their tokens. */
   private tokenCount: { length: number; last?: SessionMessage; tokens: number } = { length: 0, tokens: 0 };
+  /** The current turn's question as saved (see userMessage). */
+  private asked: { at: Date; message: SessionMessage } | undefined;
   private beforeRewind:
     | {
         messages: Message[];
@@ -239,17 +241,41 @@ export class Conversation {
     this.session = before.session;
   }
 
+  /**
+   * A turn begins: the session file's next rewrite starts now with the question, while the answer is on its way,
+   * so that keeping the answer only writes what it adds (a long conversation's file is megabytes).
+   */
+  beginTurn(turn: Pick<CompletedTurn, 'user' | 'images' | 'askedAt' | 'model'>): void {
+    if (!this.file || !this.session) return;
+    const messages = [...this.session.messages, this.userMessage(turn)];
+    this.store.prepareSave?.(this.file, { ...this.session, model: turn.model, messages });
+  }
+
+  /** A turn ended: the rewrite begun for it goes if the turn left nothing to keep (it failed, or was cancelled). */
+  async endTurn(): Promise<void> {
+    if (this.file) await this.store.dropPreparedSave?.(this.file);
+  }
+
+  /** The question as its session keeps it: made once per turn, so the rewrite begun with it knows it again. */
+  private userMessage({ user, images = [], askedAt }: Pick<CompletedTurn, 'user' | 'images' | 'askedAt'>) {
+    if (this.asked?.at !== askedAt || this.asked.message.content !== user) {
+      const message: SessionMessage = {
+        role: 'user',
+        content: user,
+        createdAt: rfc3339Local(askedAt),
+        ...(images.length ? { images: images.map((image) => ({ ...imageRecord(image) })) } : {}),
+      };
+      this.asked = { at: askedAt, message };
+    }
+    return this.asked.message;
+  }
+
   /** Keeps an answered turn and writes the session file. Resolves with the file written. */
   async record(turn: CompletedTurn): Promise<string> {
     this.beforeRewind = undefined;
     const images = turn.images ?? [];
     const toolSteps = (turn.steps ?? []).filter((step) => 'tool' in step);
-    const user: SessionMessage = {
-      role: 'user',
-      content: turn.user,
-      createdAt: rfc3339Local(turn.askedAt),
-      ...(images.length ? { images: images.map((image) => ({ ...imageRecord(image) })) } : {}),
-    };
+    const user = this.userMessage(turn);
     const answer: SessionMessage = {
       role: 'assistant',
       content: turn.answer,

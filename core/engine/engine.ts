@@ -106,6 +106,7 @@ export class Engine {
       return;
     }
     yield { type: 'waiting' };
+    this.deps.conversation.beginTurn({ user: text, images, askedAt, model: model.id });
     try {
       if (!this.deps.toolSource.isReady()) {
         yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
@@ -121,6 +122,7 @@ export class Engine {
         try {
           for await (const event of this.turn({ text, images }, askedAt, setup, channel, signal)) {
             acted ||= acts(event);
+            if (event.type === 'turn-end') await this.deps.conversation.endTurn();
             yield event;
           }
           return;
@@ -136,6 +138,7 @@ export class Engine {
     } catch (error) {
       if (signal.aborted) {
         yield { type: 'notice', level: 'info', text: RESPONSE_CANCELLED };
+        await this.deps.conversation.endTurn();
         yield { type: 'turn-end', status: 'cancelled' };
         return;
       }
@@ -143,7 +146,10 @@ export class Engine {
         `Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
       yield errorEvent(error, images.length ? model.label : undefined);
+      await this.deps.conversation.endTurn();
       yield { type: 'turn-end', status: 'failed' };
+    } finally {
+      void this.deps.conversation.endTurn(); // a turn left before its end (the window closed mid-answer)
     }
   }
 

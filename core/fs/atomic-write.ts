@@ -72,6 +72,83 @@ export async function writeNewFile(
   return file;
 }
 
+/**
+ * A rewrite of a file begun before all of its content is known (a session file while the answer is still coming):
+ * the content as it stands is written to the temp file and synced at once, while the caller waits for the rest, so
+ * that `finish` only writes what differs from it and syncs that. Readers see the old file until `finish` renames
+ * the temp over it, as with writeFileAtomic. Started and then neither finished nor discarded (a killed process),
+ * the temp file is one removeStaleTempFiles removes.
+ */
+export class StartedRewrite {
+  private readonly begun: Promise<{ file: string; temp: string; handle: fs.FileHandle } | undefined>;
+
+  constructor(
+    private readonly link: string,
+    private readonly start: readonly Uint8Array[],
+    mode = 0o600,
+  ) {
+    this.begun = this.begin(mode).catch(() => undefined); // finish() then writes it all, and reports what fails
+  }
+
+  private async begin(mode: number) {
+    const file = await linkTarget(this.link);
+    const temp = path.join(path.dirname(file), tempName(path.basename(file)));
+    const handle = await fs.open(temp, 'wx', (await existingMode(file)) ?? mode);
+    try {
+      await writePieces(handle, this.start);
+      await handle.datasync();
+      return { file, temp, handle };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Replaces the file with `pieces`: what they share with the start at its beginning is not written again. */
+  async finish(pieces: readonly Uint8Array[]): Promise<void> {
+    const begun = await this.begun;
+    if (!begun) return writeFileAtomic(this.link, pieces);
+    const { file, temp, handle } = begun;
+    let same = 0;
+    let offset = 0;
+    for (; same < Math.min(pieces.length, this.start.length); same++) {
+      const [piece, started] = [pieces[same]!, this.start[same]!];
+      if (piece !== started && !Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).equals(started))
+        break;
+      offset += piece.byteLength;
+    }
+    // The old file's pages are freed when its last reference goes, in the rename (about a millisecond per MB):
+    // held open across it, they are freed by the close afterwards, off the caller's path.
+    const old = await fs.open(file, 'r').catch(() => undefined);
+    try {
+      const rest = pieces.slice(same);
+      await writePieces(handle, rest, offset);
+      await handle.truncate(offset + rest.reduce((n, piece) => n + piece.byteLength, 0));
+      await handle.sync();
+      await handle.close();
+      await fs.rename(temp, file);
+    } catch {
+      // The temp file may be gone (another hac removes one left an hour, and a turn can wait that long for a
+      // yes or no): written whole instead, which reports a real failure with the file's path.
+      await handle.close().catch(() => undefined);
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      return writeFileAtomic(this.link, pieces);
+    } finally {
+      void old?.close().catch(() => undefined);
+    }
+    await syncDir(path.dirname(file));
+  }
+
+  /** Drops the rewrite: the file stays as it is, the temp file goes. */
+  async discard(): Promise<void> {
+    const begun = await this.begun;
+    if (!begun) return;
+    await begun.handle.close().catch(() => undefined);
+    await fs.rm(begun.temp, { force: true }).catch(() => undefined);
+  }
+}
+
 /** Writes `data` to a new temp file beside `file` and syncs it; a failure leaves no temp file behind. */
 async function writeTemp(file: string, data: Content, mode: number, shown: string): Promise<string> {
   const temp = path.join(path.dirname(file), tempName(path.basename(file)));
@@ -172,10 +249,20 @@ function isAlive(pid: number): boolean {
 
 /**
  * Writes the pieces in order in one request to the thread pool (libuv splits them into system calls of at most
- * IOV_MAX pieces and finishes short writes itself); what a short result leaves is written again.
+ * IOV_MAX pieces and finishes short writes itself), at `position` or where the file stands; what a short result
+ * leaves is written again.
  */
-async function writePieces(handle: fs.FileHandle, pieces: readonly Uint8Array[]): Promise<void> {
+async function writePieces(
+  handle: fs.FileHandle,
+  pieces: readonly Uint8Array[],
+  position?: number,
+): Promise<void> {
   const size = pieces.reduce((n, piece) => n + piece.byteLength, 0);
-  const { bytesWritten } = await handle.writev(pieces as Uint8Array[]);
-  if (bytesWritten < size) await handle.writeFile(Buffer.concat(pieces).subarray(bytesWritten));
+  let written = (await handle.writev(pieces as Uint8Array[], position)).bytesWritten;
+  if (written === size) return;
+  const all = Buffer.concat(pieces);
+  while (written < size) {
+    const at = position === undefined ? null : position + written;
+    written += (await handle.write(all, written, size - written, at)).bytesWritten;
+  }
 }

@@ -3,6 +3,7 @@ import type { SessionFile, SessionMessage } from './session-file.js';
 
 /** The lists that grow with a conversation: each element is redacted and encoded once. */
 const LISTS = ['messages', 'summaries'] as const;
+type ListKey = (typeof LISTS)[number];
 const SEPARATOR = Buffer.from(',\n');
 /** Each element's bytes in an array of their own size: a Buffer.from copy would hold a whole shared pool slab. */
 const utf8 = new TextEncoder();
@@ -22,16 +23,11 @@ interface CachedElement<T> {
  */
 export class SessionBytes {
   private readonly elements = new WeakMap<object, CachedElement<object>>();
-  /** The messages of the last call, as given and as cached: a conversation only adds to the end of its list. */
-  private last: {
-    given: readonly SessionMessage[];
-    secrets: number;
-    cached: CachedElement<SessionMessage>[];
-  } = {
-    given: [],
-    secrets: 0,
-    cached: [],
-  };
+  /** Each list of the last call, as given and as cached: a conversation only adds to the end of its lists. */
+  private readonly last = new Map<
+    ListKey,
+    { given: readonly object[]; secrets: number; cached: CachedElement<object>[] }
+  >();
 
   constructor(private readonly secrets?: SecretRegistry) {}
 
@@ -40,24 +36,28 @@ export class SessionBytes {
     const rest = this.redact({ ...session, messages: [], ...(session.summaries && { summaries: [] }) });
     return {
       ...rest,
-      messages: this.redactedMessages(session.messages),
-      ...(session.summaries && { summaries: session.summaries.map((s) => this.element(s).redacted) }),
+      messages: this.cachedList('messages', session.messages).map((m) => m.redacted),
+      ...(session.summaries && {
+        summaries: this.cachedList('summaries', session.summaries).map((s) => s.redacted),
+      }),
     };
   }
 
+  /** Some messages (a turn's) with every secret masked, leaving the lists' cache as it is. */
   redactedMessages(messages: readonly SessionMessage[]): SessionMessage[] {
-    return this.cachedMessages(messages).map((m) => m.redacted);
+    return messages.map((m) => this.element(m).redacted);
   }
 
-  /** Each message's cache entry; the entries of the last call's messages are reused while the list only grew. */
-  private cachedMessages(messages: readonly SessionMessage[]): CachedElement<SessionMessage>[] {
-    const { given, secrets, cached } = this.last;
-    let same = secrets === (this.secrets?.version ?? 0) && messages.length >= given.length;
-    for (let i = 0; same && i < given.length; i++) same = messages[i] === given[i];
+  /** Each element's cache entry; the entries of the last call's list are reused while the list only grew. */
+  private cachedList<T extends object>(key: ListKey, list: readonly T[]): CachedElement<T>[] {
+    const version = this.secrets?.version ?? 0;
+    const { given = [], secrets = 0, cached = [] } = this.last.get(key) ?? {};
+    let same = secrets === version && list.length >= given.length;
+    for (let i = 0; same && i < given.length; i++) same = list[i] === given[i];
     const entries = same
-      ? [...cached, ...messages.slice(given.length).map((m) => this.element(m))]
-      : messages.map((m) => this.element(m));
-    this.last = { given: [...messages], secrets: this.secrets?.version ?? 0, cached: entries };
+      ? [...(cached as CachedElement<T>[]), ...list.slice(given.length).map((e) => this.element(e))]
+      : list.map((e) => this.element(e));
+    this.last.set(key, { given: [...list], secrets: version, cached: entries });
     return entries;
   }
 
@@ -74,10 +74,7 @@ export class SessionBytes {
     for (const { key, at } of found) {
       const open = at + `\n  "${key}": [`.length;
       pieces.push(Buffer.from(`${text.slice(from, open)}\n`));
-      const entries =
-        key === 'messages'
-          ? this.cachedMessages(session.messages)
-          : session[key]!.map((e) => this.element(e));
+      const entries = this.cachedList<object>(key, session[key]!);
       entries.forEach((entry, i) => {
         if (i > 0) pieces.push(SEPARATOR);
         pieces.push(entry.bytes);

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic, writeNewFile } from '../fs/atomic-write.js';
+import { StartedRewrite, writeFileAtomic, writeNewFile } from '../fs/atomic-write.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile, type SessionMessage } from './session-file.js';
 import { SessionIndex, type IndexedSession } from './session-index.js';
@@ -29,6 +29,13 @@ export interface SessionStore {
   create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string>;
   /** Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before). */
   save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void>;
+  /**
+   * Begins the next save of `file` with the session as it will start (the conversation and a new question), while
+   * the answer is on its way: that save then writes only what it adds. Another prepareSave replaces it.
+   */
+  prepareSave?(file: string, session: SessionFile): void;
+  /** The save prepared for `file` will not come (a turn failed or was cancelled): the file stays as it is. */
+  dropPreparedSave?(file: string): Promise<void>;
   /** The most recently changed sessions, newest first. */
   list(limit?: number): Promise<SessionListing[]>;
   /** The sessions whose messages hold every word (case-insensitive, any script), newest first, with the line. */
@@ -59,6 +66,8 @@ export class SessionReadError extends Error {
 export class FileSessionStore implements SessionStore {
   private readonly index: SessionIndex;
   private readonly bytes: SessionBytes;
+  /** Saves begun by prepareSave, by file, with the folder's time from before their temp file appeared. */
+  private readonly prepared = new Map<string, Promise<{ rewrite: StartedRewrite; before: number }>>();
 
   /** `secrets`: values never written to a session file, e.g. a key a provider's error quoted. */
   constructor(
@@ -85,10 +94,33 @@ export class FileSessionStore implements SessionStore {
   }
 
   async save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
-    const before = await this.index.folderTime();
-    await writeFileAtomic(file, this.bytes.encode(session), { mode: 0o600 });
+    const prepared = await this.takePrepared(file);
+    const before = prepared?.before ?? (await this.index.folderTime());
+    const data = this.bytes.encode(session);
+    await (prepared ? prepared.rewrite.finish(data) : writeFileAtomic(file, data, { mode: 0o600 }));
     const redacted = this.bytes.redacted(session);
     await this.index.noteWrite(file, redacted, before, added && this.bytes.redactedMessages(added));
+  }
+
+  prepareSave(file: string, session: SessionFile): void {
+    void this.dropPreparedSave(file);
+    const data = this.bytes.encode(session);
+    // The folder's time is read before the temp file changes it: the index then stays trusted after the save.
+    const before = this.index.folderTime().catch(() => -1);
+    this.prepared.set(
+      file,
+      before.then((time) => ({ before: time, rewrite: new StartedRewrite(file, data, 0o600) })),
+    );
+  }
+
+  async dropPreparedSave(file: string): Promise<void> {
+    await (await this.takePrepared(file))?.rewrite.discard();
+  }
+
+  private takePrepared(file: string) {
+    const prepared = this.prepared.get(file);
+    this.prepared.delete(file);
+    return prepared;
   }
 
   async list(limit = 20): Promise<SessionListing[]> {

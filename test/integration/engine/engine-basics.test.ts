@@ -163,6 +163,52 @@ describe('engine: answers', () => {
     expect(contents.join('\n')).not.toContain('cancel me');
   });
 
+  it('a-later-turn-begins-its-save-with-the-question-and-one-with-no-answer-leaves-the-file-as-it-was', async () => {
+    const { fake, h } = await openai();
+    const dir = path.join(h.home, 'sessions');
+    const temps = () => sessionFiles(h).filter((f) => f.endsWith('.tmp'));
+    fake.reply(
+      openaiReply.text(['First answer.']),
+      openaiReply.answer({ text: ['partial '], end: 'stall' }),
+      openaiReply.unauthorized(),
+      openaiReply.text(['Fourth answer.']),
+    );
+    await h.turn('first question');
+    const [file] = sessionFiles(h);
+    const saved = readFileSync(path.join(dir, file!), 'utf8');
+    // While the answer streams, the rewrite has begun beside the file, which is still the last turn's.
+    const controller = new AbortController();
+    let [during, atEnd] = [[''], ['']];
+    await h.turn('cancel me', [], {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'turn-end') atEnd = temps();
+        if (e.type !== 'text-delta') return;
+        during = temps();
+        controller.abort();
+      },
+    });
+    expect(during).toHaveLength(1);
+    expect(atEnd).toEqual([]); // gone before the turn's end is told
+    const events = await h.turn('refused', [], {
+      onEvent: (e) => e.type === 'turn-end' && (atEnd = temps()),
+    });
+    expect(status(events)).toBe('failed');
+    expect(atEnd).toEqual([]);
+    expect(readFileSync(path.join(dir, file!), 'utf8')).toBe(saved);
+    await h.turn('fourth question');
+    const text = readFileSync(path.join(dir, file!), 'utf8');
+    const session = JSON.parse(text);
+    expect(session.messages.map((m: { content: string }) => m.content)).toEqual([
+      'first question',
+      'First answer.',
+      'fourth question',
+      'Fourth answer.',
+    ]);
+    expect(text).toBe(`${JSON.stringify(session, null, 2)}\n`);
+    expect(temps()).toEqual([]);
+  });
+
   it('retries-an-unavailable-server-and-shows-each-retry', async () => {
     const { fake, h } = await openai();
     fake.reply(openaiReply.serverError(), openaiReply.overloaded(), openaiReply.text(['ok']));

@@ -1,9 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeFileAtomic, writeNewFile } from '../../../core/fs/atomic-write.js';
+import {
+  removeStaleTempFiles,
+  StartedRewrite,
+  writeFileAtomic,
+  writeNewFile,
+} from '../../../core/fs/atomic-write.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -92,5 +97,62 @@ describe('writeFileAtomic', () => {
     for (const [file, text] of written) expect(readFileSync(file!, 'utf8')).toBe(text);
     expect(readFileSync(name(1), 'utf8')).toBe('taken');
     expect(readdirSync(dir).sort()).toEqual(['s.json', 's_2.json', 's_3.json', 's_4.json', 's_5.json']);
+  });
+});
+
+describe('StartedRewrite', () => {
+  const bytes = (...texts: string[]) => texts.map((t) => Buffer.from(t));
+  const temps = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+
+  it('the-file-stays-as-it-was-until-finish-then-holds-exactly-the-finished-pieces', async () => {
+    const dir = tempDir();
+    const f = path.join(dir, 's.json');
+    writeFileSync(f, 'old content', { mode: 0o640 });
+    const shared = Buffer.from('[1,2,3,');
+    const rewrite = new StartedRewrite(f, [shared, ...bytes('4', ']')]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(f, 'utf8')).toBe('old content');
+    expect(temps(dir)).toHaveLength(1); // begun: the start is in the temp file
+    // The start's pieces, then ones that differ: the shared one is kept, the rest written after it.
+    await rewrite.finish([shared, ...bytes('4,', '5]')]);
+    expect(readFileSync(f, 'utf8')).toBe('[1,2,3,4,5]');
+    expect(statSync(f).mode & 0o777).toBe(0o640);
+    expect(temps(dir)).toEqual([]);
+  });
+
+  it('finishes-shorter-than-it-started-and-with-nothing-in-common', async () => {
+    const dir = tempDir();
+    const f = path.join(dir, 's.json');
+    writeFileSync(f, 'old');
+    const shorter = new StartedRewrite(f, bytes('abc', 'defghijklmnop'));
+    await shorter.finish(bytes('abc', 'd'));
+    expect(readFileSync(f, 'utf8')).toBe('abcd');
+    // Equal bytes in other objects count as the same; a different first piece rewrites it all.
+    const other = new StartedRewrite(f, bytes('abc', 'xyz'));
+    await other.finish(bytes('ABC', 'xyz'));
+    expect(readFileSync(f, 'utf8')).toBe('ABCxyz');
+    expect(temps(dir)).toEqual([]);
+  });
+
+  it('discard-leaves-the-file-and-no-temp-file', async () => {
+    const dir = tempDir();
+    const f = path.join(dir, 's.json');
+    writeFileSync(f, 'kept');
+    await new StartedRewrite(f, bytes('never')).discard();
+    expect(readFileSync(f, 'utf8')).toBe('kept');
+    expect(readdirSync(dir)).toEqual(['s.json']);
+  });
+
+  it('a-temp-file-removed-while-waiting-is-written-whole-instead', async () => {
+    const dir = tempDir();
+    const f = path.join(dir, 's.json');
+    writeFileSync(f, 'old');
+    const rewrite = new StartedRewrite(f, bytes('start'));
+    await new Promise((r) => setTimeout(r, 20));
+    // What another hac's cleanup does to a temp file left longer than an hour.
+    for (const temp of temps(dir)) rmSync(path.join(dir, temp));
+    await rewrite.finish(bytes('start', ' and end'));
+    expect(readFileSync(f, 'utf8')).toBe('start and end');
+    expect(temps(dir)).toEqual([]);
   });
 });

@@ -65,6 +65,27 @@ describe('/sessions with words', () => {
     expect((await s.list())[0]).toMatchObject({ messageCount: 4, title: 'Deploy to staging' });
   });
 
+  it('a-save-begun-with-the-question-writes-what-a-plain-save-would-and-keeps-the-index-current', async () => {
+    const { s, dir, b } = await store();
+    await s.list();
+    const asked = session('Deploy to staging', 'Deployed.', 'And now 부산?');
+    const answered = {
+      ...asked,
+      messages: [...asked.messages, { role: 'assistant' as const, content: 'Done.' }],
+    };
+    s.prepareSave(b, asked);
+    await new Promise((r) => setTimeout(r, 20));
+    await s.save(b, answered, answered.messages.slice(2));
+    const plain = path.join(tempDir(), 'plain');
+    const other = new FileSessionStore(plain);
+    const file = await other.create(answered, new Date(2026, 0, 2), 'b');
+    expect(readFileSync(b, 'utf8')).toBe(readFileSync(file, 'utf8'));
+    // The temp file appeared after the folder time the save started from: the index is not stale.
+    const list = readFileSync(path.join(dir, '.index', 'list.ndjson'), 'utf8');
+    expect(JSON.parse(list.trimEnd().split('\n').at(-1)!).folder).toBe(statSync(dir).mtimeMs);
+    expect(names(await s.search(['부산']))).toEqual([path.basename(b)]);
+  });
+
   it('files-added-or-removed-by-hand-and-a-torn-index-are-read-from-the-files', async () => {
     const { s, dir, a } = await store();
     await s.list();
