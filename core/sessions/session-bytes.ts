@@ -4,7 +4,8 @@ import type { SessionFile, SessionMessage } from './session-file.js';
 /** The lists that grow with a conversation: each element is redacted and encoded once. */
 const LISTS = ['messages', 'summaries'] as const;
 type ListKey = (typeof LISTS)[number];
-const SEPARATOR = Buffer.from(',\n');
+/** What comes before each element of a list but the first. */
+const SEPARATOR = ',\n';
 /** Each element's bytes in an array of their own size: a Buffer.from copy would hold a whole shared pool slab. */
 const utf8 = new TextEncoder();
 
@@ -12,7 +13,10 @@ interface CachedElement<T> {
   /** The secret registry's version the entry was made with: a new secret makes it stale. */
   secrets: number;
   redacted: T;
-  /** The element as it sits in the file's top-level list: indented, no separator. */
+  /**
+   * The element as it sits in the file's top-level list, indented, after the separator (the first of a list is the
+   * same bytes without it): one piece per element, since writing costs per piece.
+   */
   bytes: Uint8Array;
 }
 
@@ -76,8 +80,7 @@ export class SessionBytes {
       pieces.push(Buffer.from(`${text.slice(from, open)}\n`));
       const entries = this.cachedList<object>(key, session[key]!);
       entries.forEach((entry, i) => {
-        if (i > 0) pieces.push(SEPARATOR);
-        pieces.push(entry.bytes);
+        pieces.push(i > 0 ? entry.bytes : entry.bytes.subarray(SEPARATOR.length));
       });
       pieces.push(Buffer.from('\n  '));
       from = open;
@@ -93,7 +96,9 @@ export class SessionBytes {
     if (cached?.secrets === version) return cached;
     const redacted = this.redact(element);
     // Inside a top-level list: four spaces before every line of the element's own text.
-    const bytes = utf8.encode(`    ${JSON.stringify(redacted, null, 2).replace(/\n/g, '\n    ')}`);
+    const bytes = utf8.encode(
+      `${SEPARATOR}    ${JSON.stringify(redacted, null, 2).replace(/\n/g, '\n    ')}`,
+    );
     const entry = { secrets: version, redacted, bytes };
     this.elements.set(element, entry);
     return entry;
