@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileAccessError } from './file-access.js';
 
+const WINDOWS = process.platform === 'win32';
+
 export interface AtomicWriteOptions {
   /** File mode for a file that does not exist yet; an existing file keeps its mode. */
   mode?: number;
@@ -119,8 +121,9 @@ export class StartedRewrite {
       offset += piece.byteLength;
     }
     // The old file's pages are freed when its last reference goes, in the rename (about a millisecond per MB):
-    // held open across it, they are freed by the close afterwards, off the caller's path.
-    const old = await fs.open(file, 'r').catch(() => undefined);
+    // held open across it, they are freed by the close afterwards, off the caller's path. (Not on Windows, where
+    // an open file may refuse to be replaced.)
+    const old = WINDOWS ? undefined : await fs.open(file, 'r').catch(() => undefined);
     try {
       const rest = pieces.slice(same);
       await writePieces(handle, rest, offset);
