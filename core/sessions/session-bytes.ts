@@ -67,6 +67,19 @@ export class SessionBytes {
 
   /** The file's bytes, in pieces (written one after another). */
   encode(session: SessionFile): Uint8Array[] {
+    return this.pieces(session).pieces;
+  }
+
+  /**
+   * The file's first pieces, up to its last message: what the next save starts with when it only adds messages
+   * (what follows them, such as the summaries, moves and is written again anyway).
+   */
+  head(session: SessionFile): Uint8Array[] {
+    const { pieces, messagesEnd } = this.pieces(session);
+    return pieces.slice(0, messagesEnd);
+  }
+
+  private pieces(session: SessionFile): { pieces: Uint8Array[]; messagesEnd: number } {
     const emptied = { ...session, messages: [], ...(session.summaries && { summaries: [] }) };
     let text = `${JSON.stringify(this.redact(emptied), null, 2)}\n`;
     const pieces: Uint8Array[] = [];
@@ -75,6 +88,7 @@ export class SessionBytes {
       .filter(({ key, at }) => at >= 0 && (session[key]?.length ?? 0) > 0)
       .sort((a, b) => a.at - b.at);
     let from = 0;
+    let messagesEnd = 0;
     for (const { key, at } of found) {
       const open = at + `\n  "${key}": [`.length;
       pieces.push(Buffer.from(`${text.slice(from, open)}\n`));
@@ -82,12 +96,13 @@ export class SessionBytes {
       entries.forEach((entry, i) => {
         pieces.push(i > 0 ? entry.bytes : entry.bytes.subarray(SEPARATOR.length));
       });
+      if (key === 'messages') messagesEnd = pieces.length;
       pieces.push(Buffer.from('\n  '));
       from = open;
     }
     text = text.slice(from);
     pieces.push(Buffer.from(text));
-    return pieces;
+    return { pieces, messagesEnd };
   }
 
   private element<T extends object>(element: T): CachedElement<T> {

@@ -104,7 +104,7 @@ export class FileSessionStore implements SessionStore {
 
   prepareSave(file: string, session: SessionFile): void {
     void this.dropPreparedSave(file);
-    const data = this.bytes.encode(session);
+    const data = this.bytes.head(session);
     // The folder's time is read before the temp file changes it: the index then stays trusted after the save.
     const before = this.index.folderTime().catch(() => -1);
     this.prepared.set(

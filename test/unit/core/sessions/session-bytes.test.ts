@@ -72,4 +72,17 @@ describe('a session file written in pieces', () => {
     const shared = second.filter((piece) => first.includes(piece));
     expect(shared).toHaveLength(99); // 100 messages
   });
+
+  it('the-head-is-what-a-save-adding-a-message-starts-with-and-stops-before-what-moves', () => {
+    const bytes = new SessionBytes(new SecretRegistry());
+    const s = session(3, { summaries: [{ content: '- kept facts', covers: 2 }] });
+    const head = text(bytes.head(s));
+    const next = text(
+      bytes.encode({ ...s, messages: [...s.messages, { role: 'user', content: 'one more' }] }),
+    );
+    expect(next.startsWith(head)).toBe(true);
+    expect(head.endsWith('    }')).toBe(true); // the last message, closed
+    expect(head).toContain('answer 2 🙂');
+    expect(head).not.toContain('kept facts');
+  });
 });
