@@ -1,6 +1,7 @@
 // A long day in one conversation: the REPL in a pseudo-terminal answers N turns of a few KB each from a loopback
 // OpenAI-shaped server, with the context summaries on and off. Printed: the process's RSS after turn 50 and at the
-// end (growth per turn after turn 50), and the time per turn of the last 50 against turns 50-100.
+// end (growth per turn after turn 50), and the time per turn of the last 50 against turns 50-100 (wall clock, and
+// hac's own CPU time per turn, all threads, user and system: what it did itself rather than waited for).
 // Targets: at most 20 KB per turn, and at most 1.2x.
 // HEAPSNAP=<dir> also writes V8 heap snapshots of hac at turn 50 and at the end (SIGUSR2), to compare.
 // Run: npm run build && node bench/long-day.mjs [turns=1000] [on|off|both]
@@ -50,6 +51,11 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+/** CPU time the process has used, all its threads, user and system, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function day(summarize) {
@@ -90,6 +96,7 @@ async function day(summarize) {
   await nextPrompt(1);
   const times = [];
   const rss = new Map();
+  const cpu = new Map();
   const snap = (label) => {
     if (!snapshots) return;
     const before = new Set(readdirSync(dir));
@@ -116,6 +123,7 @@ async function day(summarize) {
     await nextPrompt(turn + 1);
     times.push(performance.now() - started);
     if (turn % 50 === 0 || turn === turns) rss.set(turn, rssKb(term.pid));
+    if ([50, 100, turns - 50, turns].includes(turn)) cpu.set(turn, cpuMs(term.pid));
     if (turn === 50) await snap('50');
   }
   await snap(String(turns));
@@ -133,6 +141,12 @@ async function day(summarize) {
     `${label}  RSS turn 50 -> ${turns}: ${(at50 / 1024).toFixed(1)} -> ${(last / 1024).toFixed(1)} MB = ` +
       `${((last - at50) / (turns - 50)).toFixed(1)} KB/turn (target <= 20)  ·  time per turn ` +
       `${early.toFixed(1)} -> ${late.toFixed(1)} ms = ${(late / early).toFixed(2)}x (target <= 1.2x)`,
+  );
+  const earlyCpu = (cpu.get(100) - cpu.get(50)) / 50;
+  const lateCpu = (cpu.get(turns) - cpu.get(turns - 50)) / 50;
+  console.log(
+    `  hac's CPU per turn (all threads), turns 50-100 -> last 50: ${earlyCpu.toFixed(1)} -> ${lateCpu.toFixed(1)} ms = ` +
+      `${(lateCpu / earlyCpu).toFixed(2)}x`,
   );
   console.log(
     `  RSS every 50 turns (MB): ${[...rss.values()].map((kb) => (kb / 1024).toFixed(0)).join(' ')}; ` +
