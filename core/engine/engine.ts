@@ -23,7 +23,7 @@ import type { CompletedTurn, Conversation, TurnStep } from './conversation.js';
 /** How much of a tool's result is kept with the answer for `/export`. */
 const KEPT_RESULT_CHARS = 4_000;
 import { EventChannel, PendingAnswers, type Reply } from './event-channel.js';
-import { callModel, type ModelCallResult } from './model-call.js';
+import { answerText, callModel, type ModelCallResult } from './model-call.js';
 import { resolveNativeCalls, resolvePromptCalls } from './resolve-calls.js';
 import { setUpTurn, type TurnSetup } from './turn-setup.js';
 import { acts, fallbackLine } from './fallback.js';
@@ -383,18 +383,8 @@ export class Engine {
   }
 
   /** The summary model's answer: stage 2 of the context window, and memory that outgrew its share. */
-  private async summarise(
-    config: HacConfig,
-    active: ModelConfig,
-    messages: Message[],
-    signal: AbortSignal,
-  ): Promise<string> {
-    const chat = await this.deps.chatModel(config.summaryModel ?? active);
-    let out = '';
-    for await (const part of chat.stream({ messages }, signal)) {
-      if (part.type === 'text-delta') out += part.text;
-    }
-    return out.trim();
+  private async summarise(config: HacConfig, active: ModelConfig, messages: Message[], signal: AbortSignal) {
+    return answerText(await this.deps.chatModel(config.summaryModel ?? active), messages, signal);
   }
 
   private now(): Date {

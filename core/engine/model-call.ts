@@ -5,7 +5,7 @@ import type { ChatModel, ChatRequest } from '../providers/chat-model.js';
 import { streamWithRetries } from '../providers/retry.js';
 import { isStalledStream, type StalledStreamError } from '../providers/timeouts.js';
 import type { EngineEvent } from '../types/engine-event.js';
-import type { NativeToolCall, Usage } from '../types/message.js';
+import type { Message, NativeToolCall, Usage } from '../types/message.js';
 import { coalesceDeltas } from './coalesce-deltas.js';
 import { CUT_OFF } from './resolve-calls.js';
 
@@ -134,4 +134,13 @@ export async function* callModel(
     result.visibleText = result.content;
   }
   return result;
+}
+
+/** A model's whole answer as one text, for calls nobody watches (a summary). */
+export async function answerText(chat: ChatModel, messages: Message[], signal: AbortSignal): Promise<string> {
+  let out = '';
+  for await (const part of chat.stream({ messages }, signal)) {
+    if (part.type === 'text-delta') out += part.text;
+  }
+  return out.trim();
 }
