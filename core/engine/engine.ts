@@ -108,10 +108,9 @@ export class Engine {
     yield { type: 'waiting' };
     this.deps.conversation.beginTurn({ user: text, images, askedAt, model: model.id });
     try {
-      if (!this.deps.toolSource.isReady()) {
-        yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
-        await raceAbort(this.deps.toolSource.ready(), signal);
-      }
+      // Also waits for lists a server said changed during the last turn, so this turn offers the new tools.
+      if (!this.deps.toolSource.isReady()) yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
+      await raceAbort(this.deps.toolSource.ready(), signal);
       const channel = new EventChannel<EngineEvent>();
       const fallbacks = config.fallbackModels.filter((m) => m !== model);
       for (let current = model; ;) {

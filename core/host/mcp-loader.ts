@@ -80,8 +80,14 @@ export function createMcpHandle(
       .then(() => {
         ready = true;
       }));
+  // Connected or failed, and lists a server said changed read again.
+  const settled = () => start().then(() => pool?.listsSettled());
   return {
-    source: { isReady: () => ready, ready: start, tools: () => pool?.tools() ?? [] },
+    source: {
+      isReady: () => ready,
+      ready: settled,
+      tools: () => pool?.tools() ?? [],
+    },
     start: () => void start(),
     subscribe(listener) {
       listeners.add(listener);
@@ -90,6 +96,7 @@ export function createMcpHandle(
     async view() {
       const p = await load();
       await p.start();
+      await p.listsSettled();
       const servers: McpServerView[] = p.status().map((s) => ({
         name: s.name,
         enabled: s.enabled,
@@ -113,7 +120,7 @@ export function createMcpHandle(
     pasteSignIn: async (name, text) => (await load()).pasteSignIn(name, text),
     signOut: async (name) => (await load()).signOut(name),
     pool: () => pool,
-    readyPool: () => start().then(() => pool),
+    readyPool: () => settled().then(() => pool),
     close: async () => {
       if (loading) await (await loading).close();
     },

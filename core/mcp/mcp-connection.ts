@@ -49,6 +49,8 @@ export class McpConnection {
   private openController: AbortController | undefined;
   private generation = 0;
   private readonly closings = new Set<Promise<void>>();
+  /** Lists being read again after the server said they changed (see `listsSettled`). */
+  private readonly refreshes = new Set<Promise<void>>();
   /** How this server signs in, if it is remote: OAuth hooks and a browser sign-in under way. */
   private readonly signIns: ServerSignIn;
   /** The server's authorization metadata names another issuer on its own origin (see connectSession). */
@@ -235,7 +237,7 @@ export class McpConnection {
     });
     const negotiation = versionNegotiation(this.config.transport, attempt.pinned);
     const client = createClient(clientInfo, negotiation, {
-      listChanged: (lists) => void this.refreshLists(session, lists),
+      listChanged: (lists) => this.trackRefresh(this.refreshLists(session, lists)),
       elicit: (params, id, abort) => this.questions.answer(params, id, abort),
     });
     const session: Session = watchSession(client, transport, this.config, logger, (reason) =>
@@ -342,7 +344,20 @@ export class McpConnection {
     }
   }
 
-  /** A server said its tools, or its prompts and resources, changed: they are listed again. */
+  /**
+   * Settles when the lists being read again have been read. A server announces a change before the result of
+   * the call that made it, so whatever follows that call (`/mcp`, the next turn's tools) sees the new lists.
+   */
+  listsSettled(): Promise<unknown> {
+    return Promise.all(this.refreshes);
+  }
+
+  private trackRefresh(refresh: Promise<void>): void {
+    this.refreshes.add(refresh);
+    void refresh.finally(() => this.refreshes.delete(refresh));
+  }
+
+  /** A server said its tools, or its prompts and resources, changed: they are listed again. Never rejects. */
   private async refreshLists(session: Session, lists: 'tools' | 'features'): Promise<void> {
     const { logger, onChange } = this.options;
     try {

@@ -15,6 +15,10 @@ import { promptContent, resourceContent, type FeatureContent } from './feature-c
 import type { McpPromptInfo, McpResourceInfo } from './list-features.js';
 import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
+import { settlesWithin } from './timing.js';
+
+/** How long `/mcp` and the next turn wait for a server to list what it said changed. */
+const REFRESH_WAIT_MS = 2000;
 
 /** Options of the pool; everything but `file` has a default. */
 export interface McpPoolOptions {
@@ -96,6 +100,14 @@ export class McpPool {
   async ready(): Promise<void> {
     await this.start();
     await this.initial;
+  }
+
+  /**
+   * Settles when the lists servers said changed have been read again, or after `REFRESH_WAIT_MS` (a server
+   * slow to list is shown with what was known; its new lists follow with a `tools` event).
+   */
+  async listsSettled(): Promise<void> {
+    await settlesWithin(Promise.all(this.connections.map((c) => c.listsSettled())), REFRESH_WAIT_MS);
   }
 
   /** The error of a broken mcp-servers.json, kept for `/mcp`. */

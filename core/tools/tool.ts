@@ -43,7 +43,10 @@ export interface Tool {
 /** Where the engine gets MCP tools: the pool, or nothing when no server is configured. */
 export interface ToolSource {
   isReady(): boolean;
-  /** Settles when every server has connected or failed (bounded by the connect timeout). */
+  /**
+   * Settles when every server has connected or failed (bounded by the connect timeout) and lists a server
+   * said changed have been read again (bounded too).
+   */
   ready(): Promise<void>;
   tools(): Tool[];
 }
