@@ -169,7 +169,9 @@ describe('parser time is linear in the input size', () => {
 
   /**
    * How much longer the large text takes than the small one: the best of five runs each, taken in turns, so that a
-   * shared machine's pauses, and a stretch where it is busier, reach both sizes alike.
+   * shared machine's pauses, and a stretch where it is busier, reach both sizes alike. The large text is 16 times the
+   * small one: linear is 16x, quadratic 256x, so the limit of 64x leaves room for caches a loaded machine shares
+   * (a 4x step with a limit of 10 failed at 12.9x on a loaded machine) and still catches a rescan.
    */
   function ratio(small: string, large: string): number {
     let [t1, t4] = [Infinity, Infinity];
@@ -180,11 +182,11 @@ describe('parser time is linear in the input size', () => {
     return t4 / t1;
   }
 
-  it('four-times-the-text-takes-less-than-eight-times-as-long', () => {
-    const small = textOf(1 << 20);
+  it('sixteen-times-the-text-takes-less-than-four-times-linear', () => {
+    const small = textOf(1 << 18);
     const large = textOf(4 << 20);
     time(small); // warm up the JIT
-    expect(ratio(small, large)).toBeLessThan(8);
+    expect(ratio(small, large)).toBeLessThan(64);
   });
 
   it('unbalanced-format-markers-and-blank-lines-stay-linear', () => {
@@ -193,13 +195,12 @@ describe('parser time is linear in the input size', () => {
         bytes / 128,
       );
     time(nasty(1 << 16));
-    expect(ratio(nasty(1 << 18), nasty(1 << 20))).toBeLessThan(10);
+    expect(ratio(nasty(1 << 16), nasty(1 << 20))).toBeLessThan(64);
   });
 
   it('unbalanced-openers-stay-linear', () => {
     const nasty = (bytes: number): string => '{"a": "b\n[{\n<tool_call>{\n```json\n{'.repeat(bytes / 32);
     time(nasty(1 << 16));
-    // Linear is 4x; quadratic would be 16x. The margin absorbs a loaded machine.
-    expect(ratio(nasty(1 << 18), nasty(1 << 20))).toBeLessThan(10);
+    expect(ratio(nasty(1 << 16), nasty(1 << 20))).toBeLessThan(64);
   });
 });
