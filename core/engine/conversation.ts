@@ -1,5 +1,10 @@
 import type { Logger } from '../logging/logger.js';
-import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
+import {
+  rfc3339Local,
+  type SessionFile,
+  type SessionMessage,
+  type SessionSummary,
+} from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Message, MessageImage, Usage } from '../types/message.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
@@ -135,10 +140,11 @@ export class Conversation {
     const session = await this.store.load(file);
     this.messages = await Promise.all(session.messages.map((m) => this.resumedMessage(file, m)));
     this.file = file;
+    const latest = session.summaries?.at(-1);
+    if (latest) session.summaries = [...this.superseded(session.summaries!.slice(0, -1), 0), latest];
     this.session = session;
     this.steps = new Map();
     this.contextPercent = undefined;
-    const latest = session.summaries?.at(-1);
     const summary =
       latest?.covers !== undefined ? { text: latest.content, covers: latest.covers } : undefined;
     this.contextState = newContextSession(
@@ -146,6 +152,16 @@ export class Conversation {
     );
     this.logger.info(`Resumed session ${file} (${this.messages.length} messages).`);
     return this.messages.length;
+  }
+
+  /**
+   * Summaries a newer one replaced: only the session file has them (each stands for more of the conversation than
+   * the last), so from `from` on they are held as written rather than also as text. A long day with summaries
+   * would otherwise keep every one of them twice.
+   */
+  private superseded(summaries: SessionSummary[], from = summaries.length - 1): SessionSummary[] {
+    const keep = (s: SessionSummary) => this.store.keepAsWritten?.(s) ?? s;
+    return summaries.map((s, i) => (i >= from ? keep(s) : s));
   }
 
   /** A message of a session file as the context holds it; pictures read back from beside the session. */
@@ -301,8 +317,9 @@ export class Conversation {
     if (turn.steps?.some((step) => 'thinking' in step))
       this.steps.set(session.messages.length - 1, turn.steps);
     if (turn.summary) {
+      const earlier = session.summaries ?? [];
       session.summaries = [
-        ...(session.summaries ?? []),
+        ...this.superseded(earlier),
         { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) },
       ];
     }

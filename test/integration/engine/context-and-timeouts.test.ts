@@ -54,6 +54,31 @@ describe('engine: the context window through the fake server', () => {
     ]);
   });
 
+  it('every-summary-of-a-long-day-stays-in-the-file-exactly-through-a-resume', async () => {
+    const { fake, h } = await openai(tight);
+    // Long enough to be held as written once superseded (the file must still have them exactly).
+    const summaries = ['- s1 서울', '- s2 "quoted"', '- s3 東京', '- s4 🙂'].map(
+      (s) => `${s}${' detail'.repeat(15)}`,
+    );
+    fake.reply(
+      openaiReply.text([long('a1')]),
+      ...summaries
+        .slice(0, 3)
+        .flatMap((s, i) => [openaiReply.text([s]), openaiReply.text([long(`a${i + 2}`)])]),
+    );
+    for (const q of ['q1', 'q2', 'q3', 'q4']) await h.turn(long(q));
+    const contents = () => session(h).summaries.map((s: { content: string }) => s.content);
+    expect(contents()).toEqual(summaries.slice(0, 3));
+    // A second conversation resumes the file, and its next turn adds a fourth summary after the three.
+    const dir = path.join(h.home, 'sessions');
+    const other = h.runtime.openChat();
+    await other.conversation.resume(path.join(dir, readdirSync(dir)[0]!));
+    fake.reply(openaiReply.text([summaries[3]!]), openaiReply.text([long('a5')]));
+    for await (const event of other.engine.run(long('q5'), new AbortController().signal)) void event;
+    expect(contents()).toEqual(summaries);
+    expect(session(h).messages).toHaveLength(10);
+  });
+
   it('a-summary-longer-than-what-it-replaces-is-rejected-for-plain-trimming', async () => {
     const { fake, h } = await openai(tight);
     fake.reply(
