@@ -54,6 +54,8 @@ export async function writeNewFile(
 ): Promise<string> {
   const first = name(1)!;
   const temp = await writeTemp(first, data, mode, first);
+  // One system call, where fs.rm looks the path up first; a temp name left behind is removed at the next start.
+  const removeTemp = () => fs.unlink(temp).catch(() => undefined);
   let taken: NodeJS.ErrnoException | undefined;
   let file: string | undefined;
   try {
@@ -66,11 +68,16 @@ export async function writeNewFile(
         if (taken.code !== 'EEXIST') throw fileAccessError(error, file, 'write');
       }
     }
-  } finally {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
+  } catch (error) {
+    await removeTemp();
+    throw error;
   }
-  if (file === undefined) throw taken!;
-  await syncDir(path.dirname(file));
+  if (file === undefined) {
+    await removeTemp();
+    throw taken!;
+  }
+  // The new name is synced while the temp name goes (the last thing `hac -p` waits for before it exits).
+  await Promise.all([removeTemp(), syncDir(path.dirname(file))]);
   return file;
 }
 
