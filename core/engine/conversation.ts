@@ -317,9 +317,8 @@ export class Conversation {
     if (turn.steps?.some((step) => 'thinking' in step))
       this.steps.set(session.messages.length - 1, turn.steps);
     if (turn.summary) {
-      const earlier = session.summaries ?? [];
       session.summaries = [
-        ...this.superseded(earlier),
+        ...this.superseded(session.summaries ?? []),
         { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) },
       ];
     }
