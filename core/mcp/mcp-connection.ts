@@ -26,6 +26,7 @@ import { ElicitationRoute, type Elicit } from './elicitation.js';
 import type { McpCallResult } from './tool-result-text.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
 import { ServerSignIn } from './oauth/server-sign-in.js';
+import { UnderWay } from './under-way.js';
 
 /**
  * Where a server stands, as `/mcp` shows it. `disconnected`: the session ended; the next use reconnects once.
@@ -48,9 +49,9 @@ export class McpConnection {
   private opening: Promise<Session | undefined> | undefined;
   private openController: AbortController | undefined;
   private generation = 0;
-  private readonly closings = new Set<Promise<void>>();
+  private readonly closings = new UnderWay();
   /** Lists being read again after the server said they changed (see `listsSettled`). */
-  private readonly refreshes = new Set<Promise<void>>();
+  private readonly refreshes = new UnderWay();
   /** How this server signs in, if it is remote: OAuth hooks and a browser sign-in under way. */
   private readonly signIns: ServerSignIn;
   /** The server's authorization metadata names another issuer on its own origin (see connectSession). */
@@ -168,9 +169,9 @@ export class McpConnection {
     this.opening = undefined;
     this.openController?.abort();
     this.setState(nextState, undefined);
-    if (session) this.track(this.shutdown(session));
+    if (session) this.closings.add(this.shutdown(session));
     if (pending) await pending;
-    await Promise.all([...this.closings]);
+    await this.closings.settled();
   }
 
   private async usableSession(signal: AbortSignal): Promise<Session> {
@@ -237,7 +238,7 @@ export class McpConnection {
     });
     const negotiation = versionNegotiation(this.config.transport, attempt.pinned);
     const client = createClient(clientInfo, negotiation, {
-      listChanged: (lists) => this.trackRefresh(this.refreshLists(session, lists)),
+      listChanged: (lists) => this.refreshes.add(this.refreshLists(session, lists)),
       elicit: (params, id, abort) => this.questions.answer(params, id, abort),
     });
     const session: Session = watchSession(client, transport, this.config, logger, (reason) =>
@@ -255,7 +256,7 @@ export class McpConnection {
         const server = { config: this.config, logger, signIns: this.signIns, transport };
         const next = await nextAttempt(error, attempt, server, signal);
         this.lenientIssuer = next.lenientIssuer;
-        this.track(this.shutdown(session));
+        this.closings.add(this.shutdown(session));
         return await this.connectSession(generation, signal, next);
       }
       this.questions.watch(transport);
@@ -282,7 +283,7 @@ export class McpConnection {
       logger.debug(`MCP ${this.name} tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
       return session;
     } catch (error) {
-      this.track(this.shutdown(session));
+      this.closings.add(this.shutdown(session));
       throw error;
     }
   }
@@ -349,12 +350,7 @@ export class McpConnection {
    * the call that made it, so whatever follows that call (`/mcp`, the next turn's tools) sees the new lists.
    */
   listsSettled(): Promise<unknown> {
-    return Promise.all(this.refreshes);
-  }
-
-  private trackRefresh(refresh: Promise<void>): void {
-    this.refreshes.add(refresh);
-    void refresh.finally(() => this.refreshes.delete(refresh));
+    return this.refreshes.settled();
   }
 
   /** A server said its tools, or its prompts and resources, changed: they are listed again. Never rejects. */
@@ -388,16 +384,11 @@ export class McpConnection {
     this.session = undefined;
     this.setState('disconnected', reason);
     this.options.logger.warn(`MCP server "${this.name}": ${reason}; it reconnects on next use.`);
-    this.track(this.shutdown(session));
+    this.closings.add(this.shutdown(session));
   }
 
   private shutdown(session: Session): Promise<void> {
     return closeSession(session, this.name, this.options);
-  }
-
-  private track(closing: Promise<void>): void {
-    this.closings.add(closing);
-    void closing.finally(() => this.closings.delete(closing));
   }
 
   private setState(state: McpServerState, reason: string | undefined): void {
