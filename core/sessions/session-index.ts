@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionFile, SessionMessage } from './session-file.js';
+import { readText } from '../fs/read-text.js';
 
 /** What `/sessions` shows of one file, kept in the index so a listing reads one small file instead of all. */
 export interface IndexedSession {
@@ -79,16 +80,17 @@ export class SessionIndex {
 
   /** Every session, newest first (rebuilt first when stale). */
   async sessions(): Promise<IndexedSession[]> {
-    return (await this.fresh()).sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+    return newestFirst(await this.fresh());
   }
 
   /**
-   * The names of the sessions whose text holds every word (case-insensitive, anywhere inside longer text, any
-   * script). Read from the index's text: one pass per word over it, never the files.
+   * The sessions whose text holds every word (case-insensitive, anywhere inside longer text, any script), newest
+   * first. Read from the index's text: one pass per word over it, never the files.
    */
-  async search(words: string[]): Promise<Set<string>> {
-    const live = new Set((await this.fresh()).map((s) => s.name));
-    const text = await fs.readFile(path.join(this.indexDir, TEXT), 'utf8').catch(() => '');
+  async search(words: string[]): Promise<IndexedSession[]> {
+    const sessions = await this.fresh();
+    const live = new Set(sessions.map((s) => s.name));
+    const text = await readText(path.join(this.indexDir, TEXT)).catch(() => '');
     // Where each line starts, whose it is, and where each session's text starts over (its last R line).
     const lineName = new Map<number, string>();
     const textStart = new Map<number, number>();
@@ -122,7 +124,7 @@ export class SessionIndex {
       }
       found = names;
     }
-    return found ?? live;
+    return newestFirst(found ? sessions.filter((s) => found.has(s.name)) : sessions);
   }
 
   /** The listings, from the index while it is fresh, else rebuilt from the files. */
@@ -140,7 +142,7 @@ export class SessionIndex {
     await fs.mkdir(this.indexDir, { recursive: true, mode: 0o700 });
     const folder = await this.folderTime();
     const names = (await fs.readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-    const oldText = await fs.readFile(path.join(this.indexDir, TEXT), 'utf8').catch(() => '');
+    const oldText = await readText(path.join(this.indexDir, TEXT)).catch(() => '');
     const kept = liveLines(oldText);
     const entries: IndexedSession[] = [];
     const text: string[] = [];
@@ -186,7 +188,7 @@ export class SessionIndex {
   private async readList(): Promise<{ entries: Map<string, IndexedSession>; folder: number } | undefined> {
     let raw: string;
     try {
-      raw = await fs.readFile(path.join(this.indexDir, LIST), 'utf8');
+      raw = await readText(path.join(this.indexDir, LIST));
     } catch {
       return undefined;
     }
@@ -279,4 +281,8 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+function newestFirst(sessions: IndexedSession[]): IndexedSession[] {
+  return sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
 }

@@ -7,6 +7,7 @@ import { SessionIndex, type IndexedSession } from './session-index.js';
 import { sessionFileName, sessionStamp, sessionTitle } from './session-name.js';
 import { assetsDir } from './session-assets.js';
 import { SessionBytes } from './session-bytes.js';
+import { readText } from '../fs/read-text.js';
 
 /** One line of `/sessions`. An unreadable file is listed with its reason and never modified. */
 export type SessionListing =
@@ -181,8 +182,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async search(words: string[], limit = 20): Promise<SessionListing[]> {
-    const found = await this.index.search(words);
-    const matching = (await this.index.sessions()).filter((s) => found.has(s.name)).slice(0, limit);
+    const matching = (await this.index.search(words)).slice(0, limit);
     return Promise.all(
       matching.map(async (s) => ({ ...this.listing(s), ...(await this.matchLine(s, words)) })),
     );
@@ -219,7 +219,7 @@ export class FileSessionStore implements SessionStore {
   async load(file: string): Promise<SessionFile> {
     let text: string;
     try {
-      text = await fs.readFile(file, 'utf8');
+      text = await readText(file);
     } catch (error) {
       throw new SessionReadError(file, (error as Error).message);
     }
