@@ -93,10 +93,9 @@ export async function exportSession(
     (await fs.stat(wanted).catch(() => undefined))?.isDirectory();
   const file = isFolder ? path.join(wanted, `${base}.${format}`) : wanted;
   const assets = `${file.replace(/\.(md|json)$/i, '')}.assets`;
+  // A JSON export is the session file's bytes as they are.
   const text =
-    format === 'md'
-      ? sessionMarkdown(session, base, path.basename(assets))
-      : await fs.readFile(sessionFile, 'utf8');
+    format === 'md' ? sessionMarkdown(session, base, path.basename(assets)) : await fs.readFile(sessionFile);
   try {
     await fs.writeFile(file, text, { flag: overwrite ? 'w' : 'wx', mode: 0o600 });
   } catch (error) {
