@@ -4,7 +4,8 @@
 //     the sessions is built from the files) and then as it stays;
 //  2. `/sessions <two words>`: a search over every message (target <= 300 ms);
 //  3. start-up: time until `humble-ai> ` with 10,000 sessions vs with none, same run (target <= 1.05x: start-up
-//     never reads the sessions).
+//     never reads the sessions);
+//  4. `/resume` of one long session (2,000 messages, 2.6 MB): from Enter until the prompt is back (target <= 300 ms).
 // Run: npm run build && node bench/sessions.mjs [runs=10] [sessions=10000]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,8 +103,26 @@ function start(dir) {
   };
 }
 
+/** A home whose one session is a long day: 2,000 messages of about 1,300 bytes (2.6 MB). */
+function longHome() {
+  const dir = home(0);
+  const line = 'The deploy went out at noon; 서울 팀이 확인했습니다 and the 東京 review follows. ';
+  const messages = Array.from({ length: 2000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `${i}: ${line.repeat(14)}`,
+    createdAt: '2026-01-01T00:00:00+09:00',
+  }));
+  const session = { version: 1, startedAt: '2026-01-01T00:00:00+09:00', model: 'm', messages };
+  writeFileSync(
+    join(dir, '.humble-ai-cli/sessions/20260101_000000_long.json'),
+    JSON.stringify(session, null, 2),
+  );
+  return dir;
+}
+
 const many = home(count);
 const none = home(0);
+const long = longHome();
 try {
   // 1 and 2: one hac, the index built on the first listing.
   const hac = start(many);
@@ -145,7 +164,23 @@ try {
     `time to prompt, ${count} sessions (target <= 1.05x)`,
     `${ms(median(withSessions))}  ${r.toFixed(2)}x  ${r <= 1.05 ? 'ok' : 'OVER'}`,
   );
+
+  // 4: the same long session resumed again and again in one hac (each time after /new).
+  const resumes = [];
+  const hac2 = start(long);
+  await hac2.prompt;
+  for (let i = 0; i < runs; i++) {
+    await hac2.timed('/new', 'humble-ai> ');
+    await hac2.timed('/sessions', 'Use /resume');
+    resumes.push(await hac2.timed('/resume 1', 'Resumed '));
+  }
+  await hac2.close();
+  row(
+    '/resume, 2,000 messages (2.6 MB) (target <= 300 ms)',
+    `${ms(median(resumes))}  ${median(resumes) <= 300 ? 'ok' : 'OVER'}`,
+  );
 } finally {
+  rmSync(long, { recursive: true, force: true });
   rmSync(many, { recursive: true, force: true });
   rmSync(none, { recursive: true, force: true });
 }
