@@ -4,6 +4,17 @@ export interface ContentPiece {
   text: string;
 }
 
+/** Content pieces in order, each joined onto the one before it when both are of the same kind. */
+export class JoinedPieces {
+  readonly list: ContentPiece[] = [];
+
+  add(kind: ContentPiece['kind'], text: string): void {
+    const last = this.list.at(-1);
+    if (last?.kind === kind) last.text += text;
+    else this.list.push({ kind, text });
+  }
+}
+
 const OPEN_TAGS = ['<think>', '<thinking>', '<reasoning>'] as const;
 
 /**

@@ -14,12 +14,13 @@ import { guardedFetch, sdkClientOptions } from '../sdk-client.js';
 import { activityFetch } from '../activity-fetch.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
-import { ThinkTagSplitter } from '../think-tags.js';
+import { JoinedPieces, ThinkTagSplitter } from '../think-tags.js';
 import { callControlFor } from '../timeouts.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { modelRules, rejectsTemperature, type ModelRules } from './model-rules.js';
 import { readDelta } from './read-delta.js';
+import { chunkBatches } from './sse-chunks.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 const OFFICIAL_API = 'https://api.openai.com/v1';
@@ -82,7 +83,7 @@ export class OpenAIChatModel implements ChatModel {
       fetch: activityFetch(() => control.gotBytes(), this.fetch),
     });
     let finished = false;
-    let iterator: AsyncIterator<ChatCompletionChunk> | undefined;
+    let iterator: AsyncIterator<ChatCompletionChunk[]> | undefined;
     try {
       try {
         iterator = await this.open(sdk, body, control.signal);
@@ -107,29 +108,36 @@ export class OpenAIChatModel implements ChatModel {
       let usage: Usage | undefined;
       let finishReason: string | undefined;
       for (
-        let chunk = await control.next(iterator, fail);
-        chunk;
-        chunk = await control.next(iterator, fail)
+        let batch = await control.next(iterator, fail);
+        batch;
+        batch = await control.next(iterator, fail)
       ) {
-        if (chunk.usage)
-          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-        // The answer is choice 0; a server or proxy that sends more choices (n > 1) adds nothing to it.
-        const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-        if (!choice) continue;
-        const delta = choice.delta as Record<string, unknown> | undefined;
-        if (delta) {
-          const { text, reasoning } = readDelta(delta);
-          if (reasoning) yield log.reasoningPart(reasoning);
-          if (text) {
-            // Hot path: once the message is plain text, skip the splitter.
-            if (splitter.passthrough) yield log.textPart(text);
-            else for (const piece of splitter.push(text)) yield log.add(piece);
+        // What one network read brought, consecutive text (or thinking) joined: every layer above costs per part.
+        const pieces = new JoinedPieces();
+        for (const chunk of batch) {
+          // Nothing more once the call is cancelled, not even the rest of what one read brought.
+          if (control.signal.aborted) break;
+          if (chunk.usage)
+            usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+          // The answer is choice 0; a server or proxy that sends more choices (n > 1) adds nothing to it.
+          const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+          if (!choice) continue;
+          const delta = choice.delta as Record<string, unknown> | undefined;
+          if (delta) {
+            const { text, reasoning } = readDelta(delta);
+            if (reasoning) pieces.add('reasoning', reasoning);
+            if (text) {
+              // Hot path: once the message is plain text, skip the splitter.
+              if (splitter.passthrough) pieces.add('text', text);
+              else for (const piece of splitter.push(text)) pieces.add(piece.kind, piece.text);
+            }
+            if (choice.delta.tool_calls) toolCalls.add(choice.delta.tool_calls);
           }
-          if (choice.delta.tool_calls) toolCalls.add(choice.delta.tool_calls);
+          if (choice.finish_reason) finishReason = choice.finish_reason;
         }
-        if (choice.finish_reason) finishReason = choice.finish_reason;
+        for (const piece of pieces.list) yield log.add(piece);
       }
-      // The SDK ends the loop silently when the request is aborted: say why.
+      // A cancelled call ends the loop without an error: say why.
       const aborted = control.abortError();
       if (aborted) throw aborted;
       if (!finishReason) throw truncatedError(this.context, 'no finish_reason');
@@ -152,9 +160,10 @@ export class OpenAIChatModel implements ChatModel {
     sdk: OpenAI,
     body: ChatCompletionCreateParamsStreaming,
     signal: AbortSignal,
-  ): Promise<AsyncIterator<ChatCompletionChunk>> {
-    const stream = await sdk.chat.completions.create(body, { signal });
-    return stream[Symbol.asyncIterator]();
+  ): Promise<AsyncIterator<ChatCompletionChunk[]>> {
+    // The SDK sends the request and reports its HTTP errors; the events are read by chunkBatches (why: there).
+    const response = await sdk.chat.completions.create(body, { signal }).asResponse();
+    return chunkBatches(response);
   }
 
   private temperatureRefused(error: unknown, body: ChatCompletionCreateParamsStreaming): boolean {
