@@ -56,6 +56,8 @@ export class BridgeSession {
   private closed = false;
   /** What this conversation showed, to draw it again in a reloaded page. */
   private readonly shown = new ShownEvents();
+  /** Events sent in this turn of the event loop, not yet handed on. */
+  private pending: HostEvent[] = [];
 
   constructor(private readonly options: BridgeSessionOptions) {}
 
@@ -77,8 +79,12 @@ export class BridgeSession {
     void controller.offerSetUp();
   }
 
-  /** Runs one call; resolves with its result, after the events it caused. */
+  /** Runs one call; resolves with its result, after the events it caused (they are handed on first). */
   call(call: BridgeCall): Promise<Awaited<ReturnType<HacBridge[BridgeCall['method']]>> | null> {
+    return this.run(call).finally(this.flush);
+  }
+
+  private run(call: BridgeCall): Promise<Awaited<ReturnType<HacBridge[BridgeCall['method']]>> | null> {
     const controller = this.controller;
     switch (call.method) {
       case 'submit':
@@ -120,6 +126,7 @@ export class BridgeSession {
 
   close(): void {
     this.controller?.close();
+    this.flush(); // the conversation's last events (its `exit`) still reach the page
     this.closed = true;
   }
 
@@ -132,9 +139,20 @@ export class BridgeSession {
     return [...now, ...this.shown.list()];
   }
 
+  /**
+   * Events go out together when they come together: a resumed conversation's last screen is 150 events at once,
+   * and the page draws one message of them in one pass rather than 150 (each its own task and, often, frame).
+   */
   private send(event: HostEvent): void {
     if (this.closed) return;
     this.shown.add(event);
-    this.options.sendEvents([event]);
+    if (this.pending.push(event) === 1) queueMicrotask(this.flush);
   }
+
+  private readonly flush = () => {
+    if (this.pending.length === 0) return;
+    const events = this.pending;
+    this.pending = [];
+    if (!this.closed) this.options.sendEvents(events);
+  };
 }
