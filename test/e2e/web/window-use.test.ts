@@ -265,10 +265,14 @@ describe.skipIf(NO_BROWSER)(
       expect(await welcome.innerText()).toMatch(/\/help[\s\S]*\/set-model[\s\S]*\/mcp/);
       const stop = page.locator('#stop');
       expect(await stop.isHidden()).toBe(true);
+      const rows = () => page.evaluate(() => window.hacTranscript!.visible().length);
+      const rowsWithWelcome = await rows();
       fake.reply(openaiReply.text(['thinking about it'], { end: 'stall' }));
       await send(page, 'a long one');
       await waitForTranscript(page, /thinking about it/);
       expect(await welcome.isHidden()).toBe(true);
+      // The welcome lies over the transcript: its going does not resize (and so redraw) the transcript.
+      expect(await rows()).toBe(rowsWithWelcome);
       await expect.poll(() => stop.isVisible()).toBe(true);
       await stop.click();
       await waitForTranscript(page, /Response cancelled\./);
