@@ -25,7 +25,7 @@ export interface ChatModelOptions {
   env?: NodeJS.ProcessEnv;
   timers?: Timers;
   /**
-   * Debug-log each response as assembled text, reasoning and tool calls. Default true; pass
+   * Debug-log each request's body, and each response as assembled text, reasoning and tool calls. Default true; pass
    * `logLevel === 'debug'` so that at other levels a long answer is not kept twice (the engine keeps it anyway).
    */
   logResponses?: boolean;

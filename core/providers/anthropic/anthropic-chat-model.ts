@@ -185,7 +185,9 @@ export class AnthropicChatModel implements ChatModel {
   ): AsyncGenerator<ChatStreamPart, AsyncIterator<RawMessageStreamEvent>> {
     const body = this.buildBody(request);
     const { logger, model } = this.options;
-    logger.debug(`anthropic request to ${model.baseUrl}/v1/messages: ${JSON.stringify(body)}`);
+    // Only at logLevel debug: the body is the whole context (80 KB and more), serialised twice a turn otherwise.
+    if (this.options.logResponses ?? true)
+      logger.debug(`anthropic request to ${model.baseUrl}/v1/messages: ${JSON.stringify(body)}`);
     try {
       return await post(sdk, body, signal);
     } catch (error) {

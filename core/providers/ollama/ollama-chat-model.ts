@@ -46,7 +46,9 @@ export class OllamaChatModel implements ChatModel {
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
     const { model, logger } = this.options;
     const body = this.buildBody(request);
-    logger.debug(`ollama request to ${model.baseUrl}/api/chat: ${JSON.stringify(body)}`);
+    // Only at logLevel debug: the body is the whole context (80 KB and more), serialised twice a turn otherwise.
+    if (this.options.logResponses ?? true)
+      logger.debug(`ollama request to ${model.baseUrl}/api/chat: ${JSON.stringify(body)}`);
     const control = callControlFor(signal, this.options, this.context);
     // One SDK client per call: its fetch carries this call's signal.
     const sdk = new Ollama({ host: model.baseUrl, fetch: ollamaFetch(this.context, () => control.signal) });

@@ -73,7 +73,9 @@ export class OpenAIChatModel implements ChatModel {
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
     const { model, logger } = this.options;
     const body = this.buildBody(request);
-    logger.debug(`openai request to ${model.baseUrl}/chat/completions: ${JSON.stringify(body)}`);
+    // Only at logLevel debug: the body is the whole context (80 KB and more), serialised twice a turn otherwise.
+    if (this.options.logResponses ?? true)
+      logger.debug(`openai request to ${model.baseUrl}/chat/completions: ${JSON.stringify(body)}`);
 
     const control = callControlFor(signal, this.options, this.context);
     const fail = (error: unknown): ProviderError =>

@@ -55,6 +55,24 @@ async function failure(m: OpenAIChatModel, request: ChatRequest = hello): Promis
 }
 
 describe('request shape (R-PROV-2)', () => {
+  it('the-request-body-is-in-the-debug-log-only-when-responses-are-logged', async () => {
+    fake.reply(openaiReply.text(['ok']), openaiReply.text(['ok']));
+    await run(model());
+    expect(logger.text()).toContain('openai request to');
+    expect(logger.text()).toContain('"content":"Hi"');
+    const quiet = new MemoryLogger();
+    await run(
+      new OpenAIChatModel({
+        model: fakeModelConfig('openai', fake.baseUrl),
+        configFile: CONFIG_FILE,
+        logger: quiet,
+        logResponses: false,
+      }),
+    );
+    expect(quiet.text()).not.toContain('openai request to');
+    expect(quiet.text()).not.toContain('"content":"Hi"');
+  });
+
   it('sends-stream-temperature-0.1-include-usage-and-bearer-key', async () => {
     fake.reply(openaiReply.text(['ok']));
     await run(model());
