@@ -154,6 +154,7 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => status(b)).toContain('other-model (openai)');
       // b's own command is not a turn: what changed elsewhere is told before b's next message.
       await send(b, '/set-model');
+      await waitForTranscript(b, /Choice/); // the page takes the reply once the question is asked
       await send(b, '0');
       await waitForTranscript(b, /Model selection unchanged\./);
       expect((await transcriptLines(b)).join('\n')).not.toContain('(in another window)');
