@@ -2,9 +2,8 @@
 // same run:
 //   stream  a 1 MB answer from the OpenAI fake through `hac web` until its last line is on screen, vs the same
 //           text written into a bare xterm.js page (same options, no hac) until its last line is on screen;
-//           target <= 1.2x. Where the rest goes: given the same messages at once, the page draws them faster than the
-//           bare page; the server side parses 12.6 MB of SSE through the openai SDK (about 400 ms of CPU), on the
-//           same two cores as Chromium and this fake.
+//           target <= 1.2x. The server side reads 12.6 MB of SSE (300-500 ms of hac web's CPU per stream, most of
+//           it Node's HTTP parser and JSON.parse of each event), on the same two cores as Chromium and this fake.
 //   resume  `/resume` of a session of 2,000 messages (2.6 MB) until the prompt is ready with the conversation's
 //           last screen drawn; target <= 500 ms
 //   open    navigation until the prompt has focus, vs a static page with only xterm.js until it is open;
