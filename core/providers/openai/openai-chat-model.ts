@@ -163,7 +163,7 @@ export class OpenAIChatModel implements ChatModel {
     body: ChatCompletionCreateParamsStreaming,
     signal: AbortSignal,
   ): Promise<AsyncIterator<ChatCompletionChunk[]>> {
-    // The SDK sends the request and reports its HTTP errors; the events are read by chunkBatches (why: there).
+    // The SDK sends the request and reports its HTTP errors; chunkBatches reads the events (and says why).
     const response = await sdk.chat.completions.create(body, { signal }).asResponse();
     return chunkBatches(response);
   }

@@ -9,8 +9,8 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
  * everything else between the server and the screen), so the events are parsed here with eventsource-parser
  * (one callback per event) and handed on a read at a time. What the SDK's reader does is kept: nothing after
  * `[DONE]`, an `error` event or a `{"error": …}` chunk thrown as the SDK's `APIError` (after the chunks before
- * it), an event that is not JSON thrown as a `SyntaxError` (its start as the message), an event the server did not close with a blank line
- * still delivered at the end.
+ * it), an event that is not JSON thrown as a `SyntaxError` (its start as the message), an event the server did not
+ * close with a blank line still delivered at the end.
  */
 export async function* chunkBatches(response: Response): AsyncGenerator<ChatCompletionChunk[]> {
   if (!response.body) throw new OpenAIError('Attempted to iterate over a response with no body');
