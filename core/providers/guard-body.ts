@@ -9,12 +9,19 @@ export interface GuardOptions {
   maxLineChars?: number;
   /** NDJSON: every line must be JSON. The Ollama SDK skips a bad line with a console.warn; we fail with a clear error instead. */
   validateJsonLines?: boolean;
+  /**
+   * NDJSON: counts the complete lines passed on so far. The SDK makes one item (or one warning) of each, so a
+   * reader that has taken fewer items knows the next one is already here, without waiting for the network.
+   */
+  lines?: { passed: number };
 }
 
 /** What an inspector makes of one chunk: the bytes to pass on, and the problem found after them, if any. */
 interface Inspection {
   pass: Uint8Array;
   problem?: ProviderError;
+  /** The complete lines in `pass` (counted by the NDJSON inspector only). */
+  lines?: number;
 }
 
 interface Inspector {
@@ -51,9 +58,10 @@ export function guardBody(
             const problem = inspector.end();
             return problem ? controller.error(problem) : controller.close();
           }
-          const { pass, problem } = inspector.chunk(value);
+          const { pass, problem, lines = 0 } = inspector.chunk(value);
           if (problem && !pass.length) return fail(controller, problem);
           failure = problem;
+          if (options.lines) options.lines.passed += lines;
           if (pass.length) return controller.enqueue(pass);
         }
       },
@@ -114,19 +122,26 @@ function jsonLineInspector(max: number, context: ErrorContext): Inspector {
   return {
     chunk(bytes) {
       let start = 0;
+      let lines = 0;
       for (let nl = bytes.indexOf(LF); nl !== -1; nl = bytes.indexOf(LF, start)) {
         scan(bytes, start, nl);
         const lineStart = start - length;
         if (!lineOk())
-          return { pass: bytes.subarray(0, Math.max(0, lineStart)), problem: bad(bytes, lineStart, nl) };
+          return {
+            pass: bytes.subarray(0, Math.max(0, lineStart)),
+            problem: bad(bytes, lineStart, nl),
+            lines,
+          };
         length = 0;
         first = last = undefined;
         start = nl + 1;
+        lines++;
       }
       scan(bytes, start, bytes.length);
       length += bytes.length - start;
-      if (length > max) return { pass: bytes.subarray(0, start), problem: lineTooLongError(context, max) };
-      return { pass: bytes };
+      if (length > max)
+        return { pass: bytes.subarray(0, start), problem: lineTooLongError(context, max), lines };
+      return { pass: bytes, lines };
     },
     end: () => (lineOk() ? undefined : malformedError(context, 'a last line that is not JSON')),
   };

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The one bad line a stream's SDK reported, if any. */
+/** What is known of a stream's lines: how many complete ones reached the SDK, and the bad one it reported, if any. */
 export interface LineWatch {
+  passed: number;
   bad?: string;
 }
 

@@ -10,7 +10,7 @@ import type { ErrorContext } from '../provider-errors.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { AnswerLog } from '../answer-log.js';
 import { toFinishReason } from '../finish-reason.js';
-import { ThinkTagSplitter } from '../think-tags.js';
+import { JoinedPieces, ThinkTagSplitter } from '../think-tags.js';
 import { callControlFor } from '../timeouts.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { mapOllamaError } from './map-ollama-error.js';
@@ -50,13 +50,16 @@ export class OllamaChatModel implements ChatModel {
     if (this.options.logResponses ?? true)
       logger.debug(`ollama request to ${model.baseUrl}/api/chat: ${JSON.stringify(body)}`);
     const control = callControlFor(signal, this.options, this.context);
+    const lines: LineWatch = { passed: 0 };
     // One SDK client per call: its fetch carries this call's signal.
-    const sdk = new Ollama({ host: model.baseUrl, fetch: ollamaFetch(this.context, () => control.signal) });
+    const sdk = new Ollama({
+      host: model.baseUrl,
+      fetch: ollamaFetch(this.context, () => control.signal, lines),
+    });
     const fail = (error: unknown): ProviderError =>
       control.abortError() ?? mapOllamaError(error, this.context);
     let finished = false;
     let stream: (AsyncIterable<ChatResponse> & { abort(): void }) | undefined;
-    const lines: LineWatch = {};
     const stopWatching = watchLines(lines);
     try {
       let iterator: AsyncIterator<ChatResponse>;
@@ -73,40 +76,63 @@ export class OllamaChatModel implements ChatModel {
       let doneReason = '';
       // A line the SDK dropped is the error, even when the SDK then fails for the want of it (no "done").
       const step = () => control.next(iterator, fail);
-      for (;;) {
-        // Read in place, not through a helper: one async layer less for each of a long answer's many parts.
-        let chunk;
-        try {
-          chunk = await watchedStep(lines, step);
-        } catch (error) {
-          if (lines.bad === undefined) throw error;
-        }
-        if (lines.bad !== undefined)
-          throw malformedError(this.context, `a line that is not JSON: ${lines.bad.slice(0, 120)}`);
-        if (!chunk) break;
-        const message = chunk.message;
-        if (message?.thinking) yield log.reasoningPart(message.thinking);
-        if (message?.content) {
-          // Hot path: once the message is plain text, skip the splitter.
-          if (splitter.passthrough) yield log.textPart(message.content);
-          else for (const piece of splitter.push(message.content)) yield log.add(piece);
-        }
-        // Ollama sends each tool call whole; newer servers give it an id.
-        if (message?.tool_calls) {
-          for (const raw of message.tool_calls as RawToolCall[]) {
+      // The rest of a read is here already: no wait to time, one async layer less for each of its lines.
+      const buffered = () => iterator.next();
+      /** Items taken from the SDK: one per complete line, so fewer than `lines.passed` means the next is here. */
+      let taken = 0;
+      let ended = false;
+      while (!ended) {
+        // What one network read brought, consecutive text (or thinking) joined: every layer above costs per part.
+        const pieces = new JoinedPieces();
+        const newCalls: NativeToolCall[] = [];
+        let failure: ProviderError | undefined;
+        do {
+          let chunk: ChatResponse | undefined;
+          try {
+            if (taken < lines.passed) {
+              const next = await watchedStep(lines, buffered);
+              if (control.signal.aborted) throw new Error('aborted');
+              chunk = next.done ? undefined : next.value;
+            } else chunk = await watchedStep(lines, step);
+          } catch (error) {
+            if (lines.bad === undefined) failure = fail(error);
+          }
+          if (lines.bad !== undefined)
+            failure = malformedError(this.context, `a line that is not JSON: ${lines.bad.slice(0, 120)}`);
+          if (failure || !chunk) {
+            ended = true;
+            break;
+          }
+          taken++;
+          const message = chunk.message;
+          if (message?.thinking) pieces.add('reasoning', message.thinking);
+          if (message?.content) {
+            // Hot path: once the message is plain text, skip the splitter.
+            if (splitter.passthrough) pieces.add('text', message.content);
+            else for (const piece of splitter.push(message.content)) pieces.add(piece.kind, piece.text);
+          }
+          // Ollama sends each tool call whole; newer servers give it an id.
+          for (const raw of (message?.tool_calls ?? []) as RawToolCall[]) {
             const name = raw.function.name;
-            const id = typeof raw.id === 'string' && raw.id ? raw.id : `call_${calls.length}`;
-            const call = { id, name, arguments: parseToolArguments(raw.function.arguments, logger, name) };
-            calls.push(call);
-            yield { type: 'tool-call', call };
+            const id =
+              typeof raw.id === 'string' && raw.id ? raw.id : `call_${calls.length + newCalls.length}`;
+            newCalls.push({ id, name, arguments: parseToolArguments(raw.function.arguments, logger, name) });
           }
-        }
-        if (chunk.done) {
-          doneReason = chunk.done_reason ?? '';
-          if (typeof chunk.prompt_eval_count === 'number' || typeof chunk.eval_count === 'number') {
-            usage = { inputTokens: chunk.prompt_eval_count ?? 0, outputTokens: chunk.eval_count ?? 0 };
+          if (chunk.done) {
+            doneReason = chunk.done_reason ?? '';
+            if (typeof chunk.prompt_eval_count === 'number' || typeof chunk.eval_count === 'number') {
+              usage = { inputTokens: chunk.prompt_eval_count ?? 0, outputTokens: chunk.eval_count ?? 0 };
+            }
           }
+          // A read ends early at tool calls, so the parts keep the order in which they came.
+        } while (taken < lines.passed && !newCalls.length);
+        // What came before a failure is delivered first: the partial answer is kept.
+        for (const piece of pieces.list) yield log.add(piece);
+        for (const call of newCalls) {
+          calls.push(call);
+          yield { type: 'tool-call', call };
         }
+        if (failure) throw failure;
       }
       const aborted = control.abortError();
       if (aborted) throw aborted;

@@ -10,9 +10,13 @@ const MAX_ERROR_BODY_CHARS = 64 * 1024;
  * The `fetch` we give the Ollama SDK. It adds our signal (the SDK has no per-call signal and its own abort cannot
  * cancel a request still waiting for headers), maps HTTP errors and refused connections to ProviderErrors itself
  * (the SDK would console.log on a non-JSON error body), refuses web pages, and guards NDJSON lines (the SDK would
- * console.warn and skip a bad line).
+ * console.warn and skip a bad line), counting the lines it passes on in `lines`.
  */
-export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undefined): typeof fetch {
+export function ollamaFetch(
+  ctx: ErrorContext,
+  signal: () => AbortSignal | undefined,
+  lines?: { passed: number },
+): typeof fetch {
   return async (input, init) => {
     const ours = signal();
     const signals = [init?.signal, ours].filter((s): s is AbortSignal => s instanceof AbortSignal);
@@ -39,6 +43,6 @@ export function ollamaFetch(ctx: ErrorContext, signal: () => AbortSignal | undef
     const chat = new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith('/api/chat');
     return !chat && /application\/json/i.test(type)
       ? response
-      : withGuardedBody(response, { context: ctx, validateJsonLines: true });
+      : withGuardedBody(response, { context: ctx, validateJsonLines: true, lines });
   };
 }

@@ -9,7 +9,13 @@ import { isStalledStream } from '../../../core/providers/timeouts.js';
 import type { ChatRequest } from '../../../core/providers/chat-model.js';
 import { FakeHttpServer, refusedUrl } from '../../fakes/http-fake.js';
 import { collect, fakeModelConfig } from '../../fakes/model-config.js';
-import { ollamaAnswerSteps, ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
+import {
+  ndjsonLine,
+  ollamaAnswerSteps,
+  ollamaReply,
+  startOllamaFake,
+  type OllamaFake,
+} from '../../fakes/ollama-fake.js';
 import type { RecordedRequest } from '../../fakes/http-fake.js';
 
 const CONFIG_FILE = '/home/u/.humble-ai-cli/config.json';
@@ -154,12 +160,89 @@ describe('stream parts', () => {
   it('yields-text-then-usage-from-the-done-object-then-finish', async () => {
     fake.reply(ollamaReply.text(['안', '녕하세요', '!'], { usage: { input: 26, output: 282 } }));
     const result = await run(model());
-    expect(result.parts).toEqual([
-      { type: 'text-delta', text: '안' },
-      { type: 'text-delta', text: '녕하세요' },
-      { type: 'text-delta', text: '!' },
+    // How many text parts depends on how the lines fall into network reads (next test).
+    const types = result.parts.map((p) => p.type);
+    expect(new Set(types.slice(0, -2))).toEqual(new Set(['text-delta']));
+    expect(result.text).toBe('안녕하세요!');
+    expect(result.parts.slice(-2)).toEqual([
       { type: 'usage', usage: { inputTokens: 26, outputTokens: 282 } },
       { type: 'finish', reason: 'stop' },
+    ]);
+  });
+
+  /** NDJSON lines as Ollama writes them; several in one write arrive in one network read. */
+  const lines = (...messages: Record<string, unknown>[]) =>
+    messages
+      .map((m) =>
+        ndjsonLine(
+          'done' in m
+            ? { model: 'llama3.2', ...m }
+            : { model: 'llama3.2', message: { role: 'assistant', content: '', ...m }, done: false },
+        ),
+      )
+      .join('');
+
+  it('lines-of-one-read-come-as-one-part-and-later-reads-as-their-own', async () => {
+    // Each layer above the adapter costs per part: what one network read brought is one part, each kind apart.
+    // The second read only comes once two parts are out: the first read's text is not held back for it.
+    let release!: () => void;
+    const later = new Promise<void>((resolve) => (release = resolve));
+    fake.reply(
+      ollamaReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson' },
+        steps: [
+          {
+            write: lines(
+              { thinking: 'Let me ' },
+              { thinking: 'think.' },
+              { content: 'Hel' },
+              { content: 'lo' },
+            ),
+          },
+          { waitFor: later },
+          { write: lines({ content: ' world' }, { done: true, done_reason: 'stop' }) },
+        ],
+      }),
+    );
+    const parts: unknown[] = [];
+    for await (const part of model().stream(hello, new AbortController().signal)) {
+      parts.push(part);
+      if (parts.length === 2) release();
+    }
+    expect(parts).toEqual([
+      { type: 'reasoning-delta', text: 'Let me think.' },
+      { type: 'text-delta', text: 'Hello' },
+      { type: 'text-delta', text: ' world' },
+      { type: 'finish', reason: 'stop' },
+    ]);
+  });
+
+  it('tool-calls-keep-their-place-among-the-parts-of-one-read', async () => {
+    const call = { function: { name: 'w__get', arguments: { city: 'Seoul' } } };
+    fake.reply(
+      ollamaReply.raw({
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson' },
+        steps: [
+          {
+            write: lines(
+              { content: 'Let me ' },
+              { content: 'check.' },
+              { tool_calls: [call] },
+              { content: 'after' },
+              { done: true, done_reason: 'stop' },
+            ),
+          },
+        ],
+      }),
+    );
+    const result = await run(model({ toolMode: 'native' }));
+    expect(result.parts).toEqual([
+      { type: 'text-delta', text: 'Let me check.' },
+      { type: 'tool-call', call: { id: 'call_0', name: 'w__get', arguments: { city: 'Seoul' } } },
+      { type: 'text-delta', text: 'after' },
+      { type: 'finish', reason: 'tool-calls' },
     ]);
   });
 
