@@ -32,7 +32,7 @@ export async function main(argv: string[], version: string): Promise<number> {
   const oneShot = options.prompt !== undefined || !process.stdin.isTTY;
   let runtime: Runtime;
   try {
-    runtime = await createRuntime({ model: options.model });
+    runtime = await createRuntime({ model: options.model, blockingWrites: oneShot });
   } catch (error) {
     if (!(error instanceof HacError) || !STOPS_AT_START.has(error.code)) throw error;
     process.stderr.write(`hac: ${error.message}\n`); // the report of every problem, exit 2

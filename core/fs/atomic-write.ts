@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileAccessError } from './file-access.js';
 
@@ -14,6 +24,90 @@ export interface AtomicWriteOptions {
 
 /** The content, or its pieces in order (written one after another, never joined into one copy). */
 type Content = string | Uint8Array | readonly Uint8Array[];
+
+/**
+ * The file system calls that write a new file. `pooledCalls` makes each in Node's thread pool, as every async
+ * call does. `blockingCalls` makes them on the calling thread, for a process with nothing else to do meanwhile
+ * (`hac -p` writing its session before it exits): there, each call's trip through the pool and back through the
+ * event loop costs more than the call itself, and a new file takes about ten calls in a row.
+ */
+export interface FileCalls {
+  mkdir(dir: string, mode: number): Promise<unknown>;
+  /** Creates `file` (never an existing one) holding `data`, synced; a failure leaves no file behind. */
+  createSynced(file: string, data: Content, mode: number): Promise<void>;
+  link(existing: string, file: string): Promise<void>;
+  unlink(file: string): Promise<void>;
+  /** Makes the folder's entries durable (a rename or link in it); where folders cannot be synced, nothing. */
+  syncDir(dir: string): Promise<void>;
+}
+
+export const pooledCalls: FileCalls = {
+  mkdir: (dir, mode) => fs.mkdir(dir, { recursive: true, mode }),
+  async createSynced(file, data, mode) {
+    const handle = await fs.open(file, 'wx', mode);
+    try {
+      if (Array.isArray(data)) await writePieces(handle, data);
+      else await handle.writeFile(data as string | Uint8Array);
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fs.rm(file, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+  },
+  link: (existing, file) => fs.link(existing, file),
+  unlink: (file) => fs.unlink(file),
+  async syncDir(dir) {
+    try {
+      const handle = await fs.open(dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      /* Windows cannot open folders for sync */
+    }
+  },
+};
+
+export const blockingCalls: FileCalls = {
+  mkdir: (dir, mode) => settled(() => mkdirSync(dir, { recursive: true, mode })),
+  createSynced: (file, data, mode) =>
+    settled(() => {
+      const fd = openSync(file, 'wx', mode);
+      try {
+        writeFileSync(fd, Array.isArray(data) ? Buffer.concat(data) : (data as string | Uint8Array));
+        fsyncSync(fd);
+      } catch (error) {
+        closeSync(fd);
+        rmSync(file, { force: true });
+        throw error;
+      }
+      closeSync(fd);
+    }),
+  link: (existing, file) => settled(() => linkSync(existing, file)),
+  unlink: (file) => settled(() => unlinkSync(file)),
+  syncDir: (dir) =>
+    settled(() => {
+      try {
+        const fd = openSync(dir, 'r');
+        try {
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        /* Windows cannot open folders for sync */
+      }
+    }),
+};
+
+/** A blocking call as a promise: its result, or its error as the rejection. */
+function settled<T>(call: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(call()));
+}
 
 /**
  * Writes a file so that a reader (or a crash) only ever sees the old or the new content:
@@ -38,7 +132,7 @@ export async function writeFileAtomic(
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw fileAccessError(error, link, 'write');
   }
-  await syncDir(path.dirname(file));
+  await pooledCalls.syncDir(path.dirname(file));
 }
 
 /**
@@ -51,17 +145,18 @@ export async function writeNewFile(
   name: (attempt: number) => string | undefined,
   data: Content,
   mode = 0o600,
+  calls = pooledCalls,
 ): Promise<string> {
   const first = name(1)!;
-  const temp = await writeTemp(first, data, mode, first);
+  const temp = await writeTemp(first, data, mode, first, calls);
   // One system call, where fs.rm looks the path up first; a temp name left behind is removed at the next start.
-  const removeTemp = () => fs.unlink(temp).catch(() => undefined);
+  const removeTemp = () => calls.unlink(temp).catch(() => undefined);
   let taken: NodeJS.ErrnoException | undefined;
   let file: string | undefined;
   try {
     for (let attempt = 1; (file = name(attempt)) !== undefined; attempt++) {
       try {
-        await fs.link(temp, file);
+        await calls.link(temp, file);
         break;
       } catch (error) {
         taken = error as NodeJS.ErrnoException;
@@ -77,7 +172,7 @@ export async function writeNewFile(
     throw taken!;
   }
   // The new name is synced while the temp name goes (the last thing `hac -p` waits for before it exits).
-  await Promise.all([removeTemp(), syncDir(path.dirname(file))]);
+  await Promise.all([removeTemp(), calls.syncDir(path.dirname(file))]);
   return file;
 }
 
@@ -147,7 +242,7 @@ export class StartedRewrite {
     } finally {
       void old?.close().catch(() => undefined);
     }
-    await syncDir(path.dirname(file));
+    await pooledCalls.syncDir(path.dirname(file));
   }
 
   /** Drops the rewrite: the file stays as it is, the temp file goes. */
@@ -160,23 +255,18 @@ export class StartedRewrite {
 }
 
 /** Writes `data` to a new temp file beside `file` and syncs it; a failure leaves no temp file behind. */
-async function writeTemp(file: string, data: Content, mode: number, shown: string): Promise<string> {
+async function writeTemp(
+  file: string,
+  data: Content,
+  mode: number,
+  shown: string,
+  calls = pooledCalls,
+): Promise<string> {
   const temp = path.join(path.dirname(file), tempName(path.basename(file)));
-  let created = false;
   try {
-    const handle = await fs.open(temp, 'wx', mode);
-    created = true;
-    try {
-      if (Array.isArray(data)) await writePieces(handle, data);
-      else await handle.writeFile(data as string | Uint8Array);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await calls.createSynced(temp, data, mode);
     return temp;
   } catch (error) {
-    // A full disk leaves no temp file behind.
-    if (created) await fs.rm(temp, { force: true }).catch(() => undefined);
     throw fileAccessError(error, shown, 'write');
   }
 }
@@ -207,20 +297,6 @@ async function existingMode(file: string): Promise<number | undefined> {
     return (await fs.stat(file)).mode & 0o777;
   } catch {
     return undefined;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  // Makes the rename itself durable; not supported on every platform, where it is harmless to skip.
-  try {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    /* Windows cannot open folders for sync */
   }
 }
 

@@ -14,7 +14,7 @@ import { readWorkspaceMemory } from '../memory/workspace-memory.js';
 import { Conversation } from '../engine/conversation.js';
 import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
-import { removeStaleTempFiles } from '../fs/atomic-write.js';
+import { blockingCalls, pooledCalls, removeStaleTempFiles } from '../fs/atomic-write.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { SecretRegistry } from '../logging/secrets.js';
@@ -44,6 +44,11 @@ export interface RuntimeOptions {
   model?: string;
   /** Tests: the ChatModel for a configured model, instead of the provider's SDK client. */
   chatModel?: (model: ModelConfig) => Promise<ChatModel>;
+  /**
+   * Nothing else runs while a session file is written (`hac -p`, whose last write stands between the answer and
+   * its exit): a new file's calls are made one after another on this thread, not each through the thread pool.
+   */
+  blockingWrites?: boolean;
 }
 
 /** What `/mcp`, `/toggle-mcp` and the MCP problem lines read. */
@@ -145,7 +150,11 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     .catch((error: unknown) => logger.warn(`Removing stale temp files failed: ${String(error)}`));
 
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
-  const sessions = new FileSessionStore(paths.sessions, secrets);
+  const sessions = new FileSessionStore(
+    paths.sessions,
+    secrets,
+    options.blockingWrites ? blockingCalls : pooledCalls,
+  );
   // The window's workspace is the folder its process started in, as a terminal's is.
   const memory = new MemoryBook(
     { personal: paths.memory, workspace: workingDirectory(), home: userHome(env) },

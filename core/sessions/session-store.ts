@@ -1,6 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { StartedRewrite, writeFileAtomic, writeNewFile } from '../fs/atomic-write.js';
+import {
+  pooledCalls,
+  StartedRewrite,
+  writeFileAtomic,
+  writeNewFile,
+  type FileCalls,
+} from '../fs/atomic-write.js';
 import type { SecretRegistry } from '../logging/secrets.js';
 import { sessionFileSchema, type SessionFile, type SessionMessage } from './session-file.js';
 import { SessionIndex, type IndexedSession } from './session-index.js';
@@ -75,17 +81,21 @@ export class FileSessionStore implements SessionStore {
   /** Saves begun by prepareSave, by file, with the folder's time from before their temp file appeared. */
   private readonly prepared = new Map<string, Promise<{ rewrite: StartedRewrite; before: number }>>();
 
-  /** `secrets`: values never written to a session file, e.g. a key a provider's error quoted. */
+  /**
+   * `secrets`: values never written to a session file, e.g. a key a provider's error quoted. `calls`: how a new
+   * session file is written (`blockingCalls` for a run with nothing else to do meanwhile).
+   */
   constructor(
     readonly dir: string,
     private readonly secrets?: SecretRegistry,
+    private readonly calls: FileCalls = pooledCalls,
   ) {
     this.index = new SessionIndex(dir, (file) => this.load(file));
     this.bytes = new SessionBytes(secrets);
   }
 
   async create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string> {
-    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.calls.mkdir(this.dir, 0o700);
     const data = this.bytes.encode(session);
     const named = this.secrets?.redact(firstMessage) ?? firstMessage;
     const before = await this.index.folderTime();
@@ -94,6 +104,8 @@ export class FileSessionStore implements SessionStore {
     const file = await writeNewFile(
       (attempt) => path.join(this.dir, sessionFileName(startedAt, named, attempt)),
       data,
+      0o600,
+      this.calls,
     );
     await this.index.noteWrite(file, this.bytes.redacted(session), before);
     return file;

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
+  blockingCalls,
+  pooledCalls,
   removeStaleTempFiles,
   StartedRewrite,
   writeFileAtomic,
@@ -86,17 +88,35 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(path.dirname(f))).toEqual(['x.json']); // no temp file left
   });
 
-  it('a-new-file-takes-the-first-free-name-and-writers-at-once-never-share-one', async () => {
+  it.each([
+    ['through-the-thread-pool', pooledCalls],
+    ['blocking', blockingCalls],
+  ])('a-new-file-takes-the-first-free-name-and-writers-at-once-never-share-one-%s', async (_how, calls) => {
     const dir = tempDir();
     const name = (attempt: number) => path.join(dir, attempt === 1 ? 's.json' : `s_${attempt}.json`);
     writeFileSync(name(1), 'taken');
     const written = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((text) => writeNewFile(name, text).then((file) => [file, text])),
+      ['a', 'b', 'c', 'd'].map((text) =>
+        writeNewFile(name, [Buffer.from(text)], 0o600, calls).then((file) => [file, text]),
+      ),
     );
     expect(new Set(written.map(([file]) => file)).size).toBe(4);
     for (const [file, text] of written) expect(readFileSync(file!, 'utf8')).toBe(text);
     expect(readFileSync(name(1), 'utf8')).toBe('taken');
     expect(readdirSync(dir).sort()).toEqual(['s.json', 's_2.json', 's_3.json', 's_4.json', 's_5.json']);
+  });
+
+  it.each([
+    ['through-the-thread-pool', pooledCalls],
+    ['blocking', blockingCalls],
+  ])('a-new-file-that-cannot-be-written-is-reported-with-its-path-%s', async (_how, calls) => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'sessions'), 'a file where a folder should be');
+    const file = path.join(dir, 'sessions', 's.json');
+    await expect(writeNewFile(() => file, 'text', 0o600, calls)).rejects.toThrow(
+      `${file} (or a folder above it) is a file, but hac needs a folder there.`,
+    );
+    expect(readdirSync(dir)).toEqual(['sessions']);
   });
 });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rfc3339Local, type SessionFile } from '../../../../core/sessions/session-file.js';
 import { sessionFileName, sessionTitle } from '../../../../core/sessions/session-name.js';
+import { blockingCalls, pooledCalls } from '../../../../core/fs/atomic-write.js';
 import { FileSessionStore, SessionReadError } from '../../../../core/sessions/session-store.js';
 import { useTempDir } from '../../../helpers/temp-home.js';
 
@@ -50,8 +51,11 @@ const sample = (text: string): SessionFile => ({
 });
 
 describe('FileSessionStore', () => {
-  it('creates-0600-files-and-never-overwrites-adding-_2', async () => {
-    const store = new FileSessionStore(path.join(tempDir(), 'sessions'));
+  it.each([
+    ['through-the-thread-pool', pooledCalls],
+    ['blocking', blockingCalls],
+  ])('creates-0600-files-and-never-overwrites-adding-_2-%s', async (_how, calls) => {
+    const store = new FileSessionStore(path.join(tempDir(), 'sessions'), undefined, calls);
     const started = new Date(2025, 9, 16, 16, 20, 30);
     const first = await store.create(sample('대화 제목 이다'), started, '대화 제목 이다');
     const second = await store.create(sample('대화 제목 이다!'), started, '대화 제목 이다!');
@@ -59,6 +63,8 @@ describe('FileSessionStore', () => {
     expect(path.basename(second)).toBe('20251016_162030_대화_제목_이다_2.json');
     expect(JSON.parse(readFileSync(first, 'utf8')).messages[0].content).toBe('대화 제목 이다');
     expect(statSync(first).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(first)).mode & 0o777).toBe(0o700);
+    expect(readdirSync(path.dirname(first)).sort()).toEqual([path.basename(first), path.basename(second)]);
   });
 
   it('writes-the-version-1-shape-and-rewrites-in-place', async () => {
