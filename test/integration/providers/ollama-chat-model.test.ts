@@ -14,6 +14,7 @@ import {
   ollamaAnswerSteps,
   ollamaReply,
   startOllamaFake,
+  type FakeStep,
   type OllamaFake,
 } from '../../fakes/ollama-fake.js';
 import type { RecordedRequest } from '../../fakes/http-fake.js';
@@ -181,6 +182,9 @@ describe('stream parts', () => {
         ),
       )
       .join('');
+  /** A reply whose body comes in exactly these steps (writes, and waits between them). */
+  const reads = (...steps: FakeStep[]) =>
+    ollamaReply.raw({ status: 200, headers: { 'content-type': 'application/x-ndjson' }, steps });
 
   it('lines-of-one-read-come-as-one-part-and-later-reads-as-their-own', async () => {
     // Each layer above the adapter costs per part: what one network read brought is one part, each kind apart.
@@ -188,22 +192,18 @@ describe('stream parts', () => {
     let release!: () => void;
     const later = new Promise<void>((resolve) => (release = resolve));
     fake.reply(
-      ollamaReply.raw({
-        status: 200,
-        headers: { 'content-type': 'application/x-ndjson' },
-        steps: [
-          {
-            write: lines(
-              { thinking: 'Let me ' },
-              { thinking: 'think.' },
-              { content: 'Hel' },
-              { content: 'lo' },
-            ),
-          },
-          { waitFor: later },
-          { write: lines({ content: ' world' }, { done: true, done_reason: 'stop' }) },
-        ],
-      }),
+      reads(
+        {
+          write: lines(
+            { thinking: 'Let me ' },
+            { thinking: 'think.' },
+            { content: 'Hel' },
+            { content: 'lo' },
+          ),
+        },
+        { waitFor: later },
+        { write: lines({ content: ' world' }, { done: true, done_reason: 'stop' }) },
+      ),
     );
     const parts: unknown[] = [];
     for await (const part of model().stream(hello, new AbortController().signal)) {
@@ -221,20 +221,14 @@ describe('stream parts', () => {
   it('tool-calls-keep-their-place-among-the-parts-of-one-read', async () => {
     const call = { function: { name: 'w__get', arguments: { city: 'Seoul' } } };
     fake.reply(
-      ollamaReply.raw({
-        status: 200,
-        headers: { 'content-type': 'application/x-ndjson' },
-        steps: [
-          {
-            write: lines(
-              { content: 'Let me ' },
-              { content: 'check.' },
-              { tool_calls: [call] },
-              { content: 'after' },
-              { done: true, done_reason: 'stop' },
-            ),
-          },
-        ],
+      reads({
+        write: lines(
+          { content: 'Let me ' },
+          { content: 'check.' },
+          { tool_calls: [call] },
+          { content: 'after' },
+          { done: true, done_reason: 'stop' },
+        ),
       }),
     );
     const result = await run(model({ toolMode: 'native' }));
