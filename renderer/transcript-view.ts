@@ -40,6 +40,7 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
   terminal.unicode.activeVersion = '11';
   terminal.loadAddon(new WebLinksAddon((_event, uri) => openLink(uri)));
   terminal.open(element);
+  skipEmptySelectionRedraws(terminal);
   terminal.write('\x1b[?25l'); // no cursor: the prompt below is where typing happens
   fit.fit();
   const resizes = new ResizeObserver(() => fit.fit());
@@ -56,5 +57,30 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
       dark.removeEventListener('change', followTheme);
       terminal.dispose();
     },
+  };
+}
+
+type SelectionRedraw = (start?: [number, number], end?: [number, number], columnMode?: boolean) => void;
+
+/**
+ * xterm's DOM renderer draws every row again whenever its selection service asks it to, and that service asks
+ * after every scroll, selection or not (xterm.js #4633): while an answer streams in, or a resumed conversation is
+ * drawn, each frame drew the screen twice. With no selection before or after, there is nothing to draw again.
+ * This reaches into xterm's internals, so it does nothing if their shape is not the one expected (the e2e test
+ * "a-scroll-without-a-selection-draws-each-row-once" says so).
+ */
+function skipEmptySelectionRedraws(terminal: Terminal): void {
+  type Internals = {
+    _core?: { _renderService?: { _renderer?: { value?: { handleSelectionChanged?: SelectionRedraw } } } };
+  };
+  const renderer = (terminal as unknown as Internals)._core?._renderService?._renderer?.value;
+  const redraw = renderer?.handleSelectionChanged;
+  if (!renderer || typeof redraw !== 'function') return;
+  let selected = false;
+  renderer.handleSelectionChanged = (start, end, columnMode) => {
+    const selects = start !== undefined && end !== undefined;
+    if (!selects && !selected) return;
+    selected = selects;
+    redraw.call(renderer, start, end, columnMode);
   };
 }

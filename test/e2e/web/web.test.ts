@@ -291,6 +291,34 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     expect(shown).toEqual(lines);
   });
 
+  it('a-scroll-without-a-selection-draws-each-row-once', async () => {
+    // xterm's DOM renderer drew the whole screen a second time after every scroll (its selection service asks for
+    // a redraw, selection or not): a streaming answer, or a resumed conversation, drew its frames twice.
+    const { fake, web } = await startWeb();
+    fake.reply(openaiReply.text([Array.from({ length: 150 }, (_, i) => `line ${i}`).join('\n')]));
+    const page = await open(web.url);
+    await send(page, 'many lines');
+    await waitForTranscript(page, /line 149/);
+    await page.evaluate(() => window.hacIdle!());
+    await page.evaluate(() => {
+      const counts = new Map<Node, number>();
+      const seen = new MutationObserver((records) => {
+        for (const record of records) counts.set(record.target, (counts.get(record.target) ?? 0) + 1);
+      });
+      seen.observe(document.querySelector('.xterm-rows')!, { childList: true, subtree: true });
+      Object.assign(window, { rowRenders: counts });
+    });
+    await page.keyboard.press('PageUp'); // scrolls the transcript from the prompt
+    const renders = await page.evaluate(async () => {
+      for (let frame = 0; frame < 10; frame++) await new Promise((r) => requestAnimationFrame(r));
+      return [...(window as unknown as { rowRenders: Map<Node, number> }).rowRenders.values()];
+    });
+    expect(renders.length).toBeGreaterThan(10); // the scroll drew the screen's rows
+    // Once each (twice before); a second scroll position under load may redraw a few rows again.
+    const total = renders.reduce((sum, n) => sum + n, 0);
+    expect(total).toBeLessThan(1.5 * renders.length);
+  });
+
   it('shows a Markdown answer styled, as the terminal does (issue 21)', async () => {
     const { fake, web } = await startWeb();
     fake.reply(
