@@ -11,8 +11,15 @@ const outdir = path.join(root, 'dist/cli');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 // Bundled CommonJS dependencies call require() for Node built-ins; ESM output needs a real require for that.
-const requireShim =
-  "import { createRequire as __hacCreateRequire } from 'node:module'; const require = __hacCreateRequire(import.meta.url);";
+// https and child_process are handed over as stand-ins that load the module on first use: electron-log requires
+// both as it loads, for what hac never uses (remote logging, opening a URL), and they cost every start ~13 ms
+// (https loads TLS, and Node then parses the root certificates on another thread and frees them at exit).
+const requireShim = [
+  "import { createRequire as __hacCreateRequire } from 'node:module';",
+  'const __hacRequire = __hacCreateRequire(import.meta.url);',
+  'const __hacOnFirstUse = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= __hacRequire(id))[key] }); };',
+  "const require = Object.assign((id) => (id === 'https' || id === 'child_process' ? __hacOnFirstUse(id) : __hacRequire(id)), __hacRequire);",
+].join(' ');
 
 const common = {
   absWorkingDir: root,
@@ -48,6 +55,25 @@ const mcpApart = {
   },
 };
 
+// The Ollama SDK asks `headers instanceof Headers` before every request, and the first use of the global Headers
+// loads all of Node's undici (~40 ms, core/providers/plain-response.ts). Only something with a forEach method can
+// be a Headers, so asking that first gives the same answer without loading undici for the plain object hac passes.
+// The build fails if the SDK's code changes, so an upgrade is looked at again.
+const ollamaWithoutUndici = {
+  name: 'ollama-without-undici',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]ollama[\\/]dist[\\/]browser\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const check = 'headers instanceof Headers';
+      if (source.split(check).length !== 2) throw new Error(`${args.path}: expected one "${check}" to patch`);
+      return {
+        contents: source.replace(check, `typeof headers?.forEach === 'function' && ${check}`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 // The entry is CommonJS (see cli/hac.ts); it loads start.mjs, the ES module all the rest is split from.
 const startApart = {
   name: 'start-apart',
@@ -72,7 +98,7 @@ const [entryBuild, main, mcp] = await Promise.all([
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [mcpApart],
+    plugins: [mcpApart, ollamaWithoutUndici],
   }),
   build({ ...common, entryPoints: { mcp: 'core/mcp/index.ts' }, outdir }),
 ]);
@@ -136,6 +162,7 @@ await Promise.all([
     target: 'node22',
     mainFields: ['module', 'main'],
     external: ['electron', 'sharp'],
+    plugins: [ollamaWithoutUndici],
     banner: { js: requireShim },
     logLevel: 'warning',
     legalComments: 'none',

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -272,8 +271,15 @@ async function writeTemp(
 }
 
 /** `.<name>.<pid>.<8 hex>.tmp`: the pid says whether the writer is still alive (see removeStaleTempFiles). */
+/**
+ * The pid and a random part keep writers apart, and temp files are opened exclusively, so a clash fails rather than
+ * mixing two writes: Math.random is random enough, and node:crypto would cost every start ~5.5 ms to load.
+ */
 function tempName(base: string): string {
-  return `.${base}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const random = Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0');
+  return `.${base}.${process.pid}.${random}.tmp`;
 }
 
 /** Temp files of ours: the name of the file they were for, the writer's pid. */

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type SharpModule from 'sharp';
 import type { Metadata } from 'sharp';
 import { userHome } from '../config/paths.js';
 import { HacError } from '../errors/hac-error.js';
+import { sha256Hex } from '../text/sha256.js';
 import type { MessageImage } from '../types/message.js';
 import { fitWithin, type ImageLimits } from './image-limits.js';
 
@@ -131,7 +131,7 @@ function describe(
     width,
     height,
     bytes: data.byteLength,
-    sha256: createHash('sha256').update(data).digest('hex'),
+    sha256: sha256Hex(data),
     name,
   };
 }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { sha256Hex } from '../text/sha256.js';
 import type { Logger } from '../logging/logger.js';
 import { readPersonalMemory } from './personal-memory.js';
 import { readWorkspaceMemory, type MemoryFile } from './workspace-memory.js';
@@ -78,7 +78,7 @@ export class MemoryBook {
   }
 
   private async workspaceSummary(text: string, shorten: Shorten, tell: Tell): Promise<string> {
-    const key = hash(text);
+    const key = sha256Hex(text);
     if (!this.summaries.has(key)) {
       const summary = await shorten(text);
       this.summaries.set(key, summary && summary.length < text.length ? summary : undefined);
@@ -94,7 +94,7 @@ export class MemoryBook {
   }
 
   private async personalSummary(text: string, shorten: Shorten, tell: Tell): Promise<string> {
-    const key = hash(text);
+    const key = sha256Hex(text);
     if (this.unshrinkable.has(key)) return text;
     const summary = await shorten(text);
     if (summary === undefined) return text;
@@ -148,8 +148,4 @@ async function keepSnapshot(file: string, original: string): Promise<void> {
     await fs.rename(snapshot, path.join(path.dirname(file), `${path.basename(snapshot)}.${stamp}`));
   }
   await writeFileAtomic(snapshot, original, { mode: 0o600 });
-}
-
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

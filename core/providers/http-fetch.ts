@@ -1,6 +1,10 @@
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { PlainHeaders, PlainResponse } from './plain-response.js';
+
+// Taken as the CommonJS module: Node's ES module wrapper of node:http reads every export, and its WebSocket getter
+// loads all of undici, about 40 ms (nodejs/node#57649).
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -8,22 +12,62 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'api-key', 'cookie'];
 
 /**
- * The `fetch` the provider SDKs get: the same contract as the global one for what they send (a URL, a method,
- * headers, a text or bytes body, a signal), over node:http. The global fetch (undici) parses HTTP in WebAssembly
- * that V8 recompiles in the background once it is hot, and a process cannot exit before that job ends: about
- * 80 ms at the end of every `hac -p` on this machine. Node's own HTTP parser is native. Anything else
+ * The `fetch` the OpenAI and Anthropic SDKs get: the same contract as the global one for what they send (a URL, a
+ * method, headers, a text or bytes body, a signal), over node:http. The global fetch (undici) parses HTTP in
+ * WebAssembly that V8 recompiles in the background once it is hot, and a process cannot exit before that job
+ * ends: about 80 ms at the end of every `hac -p` on this machine. Node's own HTTP parser is native. Anything else
  * (a Request object, a streamed or form body) goes to the global fetch.
  */
 export const httpFetch: typeof fetch = async (input, init = {}) => {
+  const url = plainRequestUrl(input, init);
+  if (!url) return fetch(input, init);
+  const answer = await exchange(url, init);
+  return new Response(answer.body, {
+    status: answer.status,
+    statusText: answer.statusText,
+    headers: [...answer.headers],
+  });
+};
+
+/**
+ * The same answered with a PlainResponse: for the Ollama SDK, so that an Ollama answer never loads undici
+ * (plain-response.ts says why).
+ */
+export async function plainFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+): Promise<PlainResponse> {
+  const url = plainRequestUrl(input, init);
+  if (!url) {
+    const response = await fetch(input, init);
+    return new PlainResponse(response.body, response);
+  }
+  const answer = await exchange(url, init);
+  return new PlainResponse(answer.body, answer);
+}
+
+/** The URL of a request node:http can send as it is, or undefined for one to leave to the global fetch. */
+function plainRequestUrl(input: string | URL | Request, init: RequestInit): URL | undefined {
+  // Read without `instanceof Request`: that would load undici.
   const url = input instanceof URL ? input : typeof input === 'string' ? new URL(input) : undefined;
   const body = init.body;
   const plainBody = body == null || typeof body === 'string' || body instanceof Uint8Array;
-  if (!url || !plainBody || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    return fetch(input, init);
+  return url && plainBody && (url.protocol === 'http:' || url.protocol === 'https:') ? url : undefined;
+}
+
+interface Answer {
+  status: number;
+  statusText: string;
+  headers: PlainHeaders;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** One request, redirects followed as fetch follows them. */
+async function exchange(url: URL, init: RequestInit): Promise<Answer> {
   init.signal?.throwIfAborted();
   let method = (init.method ?? 'GET').toUpperCase();
-  let payload = body ?? undefined;
-  const headers = new Headers(init.headers);
+  let payload = (init.body ?? undefined) as string | Uint8Array | undefined;
+  const headers = PlainHeaders.from(init.headers);
   let target = url;
   for (let hop = 0; ; hop++) {
     // node:https (and TLS) loads only for an https URL: a local Ollama never pays for it.
@@ -35,7 +79,7 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
       ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0) ||
       init.redirect === 'manual'
     )
-      return toResponse(response, method, init.signal ?? undefined);
+      return answerOf(response, method, init.signal ?? undefined);
     response.resume();
     if (init.redirect === 'error' || hop === MAX_REDIRECTS)
       throw new TypeError('fetch failed: redirect refused');
@@ -53,13 +97,13 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
     }
     target = next;
   }
-};
+}
 
 function send(
   request: typeof httpRequest,
   url: URL,
   method: string,
-  headers: Headers,
+  headers: PlainHeaders,
   body: string | Uint8Array | undefined,
   signal: AbortSignal | undefined,
 ): Promise<IncomingMessage> {
@@ -82,22 +126,26 @@ function send(
   });
 }
 
-function toResponse(message: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
-  const headers = new Headers();
-  for (let i = 0; i < message.rawHeaders.length; i += 2)
-    headers.append(message.rawHeaders[i] ?? '', message.rawHeaders[i + 1] ?? '');
+function answerOf(message: IncomingMessage, method: string, signal: AbortSignal | undefined): Answer {
   const status = message.statusCode ?? 0;
-  const init = { status, statusText: message.statusMessage ?? '', headers };
+  const answer = {
+    status,
+    statusText: message.statusMessage ?? '',
+    headers: PlainHeaders.fromRaw(message.rawHeaders),
+  };
   if (NULL_BODY_STATUS.has(status) || method === 'HEAD') {
     message.resume();
-    return new Response(null, init);
+    return { ...answer, body: null };
   }
-  return new Response(webStream(decoded(message), signal), init);
+  return { ...answer, body: webStream(decoded(message), signal) };
 }
 
 /** The body as the server meant it: fetch undoes gzip, deflate and brotli, so this does too. */
 function decoded(message: IncomingMessage): Readable {
   const encoding = (message.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (!encoding || encoding === 'identity') return message;
+  // Loaded only for a compressed body (a local Ollama never sends one): node:zlib costs ~2.7 ms to load.
+  const { createBrotliDecompress, createGunzip, createInflate } = process.getBuiltinModule('node:zlib');
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()

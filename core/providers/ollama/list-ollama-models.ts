@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger.js';
 import { DEFAULT_BASE_URL } from '../../config/load-config.js';
-import { httpFetch } from '../http-fetch.js';
+import { plainFetch } from '../http-fetch.js';
 
 /**
  * The models installed on an Ollama server (`GET /api/tags`), for `/set-model` discovery. Never throws:
@@ -20,13 +20,13 @@ export async function listOllamaModels(
   const sdk = new Ollama({
     host: baseUrl,
     fetch: async (input, init) => {
-      const response = await httpFetch(input, { ...init, signal });
+      const response = await plainFetch(input, { ...init, signal });
       // Throw before the SDK reads an error body (it would console.log a non-JSON one).
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
         throw new Error(`HTTP ${response.status}`);
       }
-      return response;
+      return response.asResponse();
     },
   });
   try {

@@ -1,7 +1,8 @@
 import { htmlPageError, type ErrorContext } from '../provider-errors.js';
-import { withGuardedBody } from '../guard-body.js';
+import { guardBody } from '../guard-body.js';
+import { plainFetch } from '../http-fetch.js';
+import { PlainResponse } from '../plain-response.js';
 import { mapOllamaHttpError, unreachableError } from './map-ollama-error.js';
-import { httpFetch } from '../http-fetch.js';
 
 /** Error bodies are short; a proxy's page may not be. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
@@ -10,7 +11,8 @@ const MAX_ERROR_BODY_CHARS = 64 * 1024;
  * The `fetch` we give the Ollama SDK. It adds our signal (the SDK has no per-call signal and its own abort cannot
  * cancel a request still waiting for headers), maps HTTP errors and refused connections to ProviderErrors itself
  * (the SDK would console.log on a non-JSON error body), refuses web pages, and guards NDJSON lines (the SDK would
- * console.warn and skip a bad line), counting the lines it passes on in `lines`.
+ * console.warn and skip a bad line), counting the lines it passes on in `lines`. Its answers are PlainResponses:
+ * an Ollama answer never loads undici (plain-response.ts).
  */
 export function ollamaFetch(
   ctx: ErrorContext,
@@ -20,9 +22,9 @@ export function ollamaFetch(
   return async (input, init) => {
     const ours = signal();
     const signals = [init?.signal, ours].filter((s): s is AbortSignal => s instanceof AbortSignal);
-    let response: Response;
+    let response: PlainResponse;
     try {
-      response = await httpFetch(input, {
+      response = await plainFetch(input, {
         ...init,
         signal: signals.length ? AbortSignal.any(signals) : undefined,
       });
@@ -40,9 +42,10 @@ export function ollamaFetch(
       throw htmlPageError(ctx);
     }
     // A chat answer is NDJSON whatever a proxy labels it; a plain JSON answer (/api/tags) is left to the SDK.
-    const chat = new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith('/api/chat');
-    return !chat && /application\/json/i.test(type)
-      ? response
-      : withGuardedBody(response, { context: ctx, validateJsonLines: true, lines });
+    const url = typeof input === 'string' || input instanceof URL ? String(input) : input.url;
+    const chat = new URL(url).pathname.endsWith('/api/chat');
+    if ((!chat && /application\/json/i.test(type)) || !response.body) return response.asResponse();
+    const guarded = guardBody(response.body, { context: ctx, validateJsonLines: true, lines });
+    return new PlainResponse(guarded, response).asResponse();
   };
 }

@@ -7,10 +7,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpFetch } from '../../../core/providers/http-fetch.js';
+import { httpFetch, plainFetch } from '../../../core/providers/http-fetch.js';
+import type { PlainResponse } from '../../../core/providers/plain-response.js';
 import { refusedUrl } from '../../fakes/http-fake.js';
 
-// httpFetch stands in for the global fetch under the SDKs (issue 19): each case holds it to what fetch does.
+// httpFetch stands in for the global fetch under the OpenAI and Anthropic SDKs (issue 19), plainFetch under the
+// Ollama SDK (with answers that do not load undici): each case holds both to what fetch does.
 
 interface Seen {
   method: string;
@@ -43,7 +45,12 @@ async function serve(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-describe('httpFetch, the fetch the provider SDKs get', () => {
+type Fetch = (input: string, init?: RequestInit) => Promise<Response | PlainResponse>;
+
+describe.each<[string, Fetch]>([
+  ['httpFetch', httpFetch],
+  ['plainFetch', plainFetch],
+])('%s, a fetch the provider SDKs get', (_name, httpFetch) => {
   it('sends-the-method-headers-and-body-and-returns-what-fetch-returns', async () => {
     const { url, seen } = await serve((_req, res) => {
       res.writeHead(404, 'Nope', { 'content-type': 'application/json', 'x-request-id': 'r1' });
@@ -69,6 +76,30 @@ describe('httpFetch, the fetch the provider SDKs get', () => {
     expect(a?.body).toBe(b?.body);
     expect(a?.headers['content-length']).toBe(b?.headers['content-length']);
     expect(a?.headers.authorization).toBe('Bearer k');
+  });
+
+  it('reads-headers-and-the-body-as-fetch-does', async () => {
+    const { url } = await serve((_req, res) => {
+      res.setHeader('X-Multi', ['one', 'two']);
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('a-first', 'yes');
+      res.end('\uFEFF첫 줄');
+    });
+    const ours = await httpFetch(url);
+    const theirs = await fetch(url);
+    expect(ours.headers.get('x-multi')).toBe(theirs.headers.get('X-MULTI'));
+    expect(ours.headers.has('A-First')).toBe(true);
+    const pairs = (headers: { forEach(f: (value: string, name: string) => void): void }) => {
+      const seen: string[] = [];
+      headers.forEach((value, name) => name !== 'date' && seen.push(`${name}=${value}`));
+      return seen;
+    };
+    expect(pairs(ours.headers)).toEqual(pairs(theirs.headers));
+    expect(ours.bodyUsed).toBe(false);
+    expect(await ours.text()).toBe(await theirs.text()); // the byte order mark dropped
+    expect(ours.bodyUsed).toBe(true);
+    await expect(ours.text()).rejects.toThrow(TypeError);
+    await expect(theirs.text()).rejects.toThrow(TypeError);
   });
 
   it('hands-over-each-piece-of-the-body-as-it-arrives', async () => {
