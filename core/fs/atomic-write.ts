@@ -270,9 +270,9 @@ async function writeTemp(
   }
 }
 
-/** `.<name>.<pid>.<8 hex>.tmp`: the pid says whether the writer is still alive (see removeStaleTempFiles). */
 /**
- * The pid and a random part keep writers apart, and temp files are opened exclusively, so a clash fails rather than
+ * `.<name>.<pid>.<8 hex>.tmp`: the pid says whether the writer is still alive (see removeStaleTempFiles). The pid
+ * and the random part keep writers apart, and temp files are opened exclusively, so a clash fails rather than
  * mixing two writes: Math.random is random enough, and node:crypto would cost every start ~5.5 ms to load.
  */
 function tempName(base: string): string {
