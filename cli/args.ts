@@ -1,6 +1,6 @@
-// Taken as the CommonJS module: Node's ES module wrapper of node:util reads every export, and some of them load
-// more of Node on first read (its diff and colour helpers), ~3.5 ms of every start.
-const { parseArgs } = process.getBuiltinModule('node:util');
+import { nodeUtil } from '../core/index.js';
+
+const { parseArgs } = nodeUtil;
 
 /** The command line of `hac`, parsed. */
 export interface CliOptions {

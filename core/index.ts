@@ -23,3 +23,4 @@ export { cellWidth } from './text/cell-width.js';
 export { hacPaths } from './config/paths.js';
 export { addModelHint } from './config/add-model-hint.js';
 export type { Logger } from './logging/logger.js';
+export { nodeHttp, nodeUtil } from './node-builtins.js';

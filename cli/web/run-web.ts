@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { createInputHistory, hacPaths, sharedRuntime } from '../../core/index.js';
+import { createInputHistory, hacPaths, nodeUtil, sharedRuntime } from '../../core/index.js';
 import { EXIT } from '../exit-codes.js';
 import { openInBrowser } from '../open-in-browser.js';
 import { startWebServer } from './web-server.js';
@@ -16,7 +15,7 @@ export async function runWeb(argv: string[]): Promise<number> {
   let port: number;
   let open: boolean;
   try {
-    const { values } = parseArgs({
+    const { values } = nodeUtil.parseArgs({
       args: argv,
       strict: true,
       options: { port: { type: 'string' }, open: { type: 'boolean' } },

@@ -1,10 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { nodeHttp } from '../../core/index.js';
 import { PAGE_FILES, pageCsp } from '../../renderer/page-files.js';
 import {
   BridgeSession,
@@ -56,7 +57,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const allowed = (request: IncomingMessage, url: URL) =>
     hosts().includes(request.headers.host ?? '') && hasToken(request, url);
 
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const server = nodeHttp.createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (!allowed(request, url)) {
       // The page's own address without its token (a bookmark, a typed URL): say how to get in, and nothing more.

@@ -1,10 +1,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
+import { nodeHttp } from '../node-builtins.js';
 import { PlainHeaders, PlainResponse } from './plain-response.js';
 
-// Taken as the CommonJS module: Node's ES module wrapper of node:http reads every export, and its WebSocket getter
-// loads all of undici, about 40 ms (nodejs/node#57649).
-const { request: httpRequest } = process.getBuiltinModule('node:http');
+const { request: httpRequest } = nodeHttp;
 
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);

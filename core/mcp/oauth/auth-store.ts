@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
@@ -6,6 +5,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretRegistry } from '../../logging/secrets.js';
+import { sha256Hex } from '../../text/sha256.js';
 
 /** What hac keeps of one server's sign-in: its registration, its tokens and what discovery found. */
 export interface StoredAuth {
@@ -34,7 +34,7 @@ export class McpAuthStore {
   ) {}
 
   fileFor(url: string): string {
-    return path.join(this.dir, `${createHash('sha256').update(url).digest('hex').slice(0, 24)}.json`);
+    return path.join(this.dir, `${sha256Hex(url).slice(0, 24)}.json`);
   }
 
   async read(url: string): Promise<StoredAuth> {

@@ -1,5 +1,7 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeHttp } from '../../node-builtins.js';
+
+const { createServer } = nodeHttp;
 
 /** A browser's way back to hac after a sign-in: one use, on 127.0.0.1, a random port. */
 export interface RedirectListener {
