@@ -64,6 +64,24 @@ export default tseslint.config(
   },
   ...noImportsFromAbove,
   {
+    files: ['core/**/*.ts', 'cli/**/*.ts', 'electron/**/*.ts'],
+    rules: {
+      // Node's ES module wrappers of these read every export, and some exports load more of Node: node:http's
+      // loads all of undici (~40 ms). core/node-builtins.ts takes them as CommonJS modules.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http', 'node:util', 'util'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message:
+              'Take it from core/node-builtins.ts (nodeHttp, nodeUtil): importing it loads undici or more.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
