@@ -118,6 +118,9 @@ export function createSessionList(
         void act({ action: 'rename', name: session.name, title: field.value });
       }
     });
+    // A search still on its way would redraw the list and take the field away: the rename wins.
+    clearTimeout(timer);
+    asked++;
     title.replaceWith(field);
     field.focus();
     field.select();

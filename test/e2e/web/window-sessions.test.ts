@@ -90,6 +90,17 @@ describe.skipIf(NO_BROWSER)(
       }
     });
 
+    it('a-rename-begun-before-the-search-answers-keeps-its-field', async () => {
+      // The search asks 120 ms after the last key; its answer used to redraw the list and drop the field.
+      await page.locator('#sessions input[type=search]').fill('서울');
+      await items().first().getByRole('button', { name: 'Rename' }).click();
+      await page.waitForTimeout(600); // well past the pause and the answer
+      expect(await page.getByLabel('New title').count()).toBe(1);
+      await page.getByLabel('New title').press('Escape');
+      await expect.poll(() => page.getByLabel('New title').count()).toBe(0);
+      expect(await page.locator('#sessions').evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    });
+
     it('rename-export-and-delete-change-the-files-on-disk', async () => {
       await items().first().getByRole('button', { name: 'Rename' }).click();
       await page.getByLabel('New title').fill('Seoul weather');
