@@ -1,4 +1,4 @@
-import { addModelHint, createRuntime, HacError, type Runtime } from '../core/index.js';
+import { addModelHint, createRuntime, HacError, inertText, type Runtime } from '../core/index.js';
 import { HELP_TEXT, parseCliArgs, UsageError, type CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { runOneShot } from './one-shot.js';
@@ -35,7 +35,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     runtime = await createRuntime({ model: options.model, blockingWrites: oneShot });
   } catch (error) {
     if (!(error instanceof HacError) || !STOPS_AT_START.has(error.code)) throw error;
-    process.stderr.write(`hac: ${error.message}\n`); // the report of every problem, exit 2
+    process.stderr.write(`hac: ${inertText(error.message)}\n`); // the report of every problem, exit 2
     return EXIT.usage;
   }
   mark('config loaded, core created');

@@ -1,6 +1,7 @@
 import {
   ChatController,
   imageSourceOf,
+  inertText,
   stylesFor,
   TranscriptRenderer,
   type HostEvent,
@@ -23,6 +24,8 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
   const transcript = new TranscriptRenderer(stylesFor(process.stderr.isTTY === true, process.env));
   let needsConfirmation = false;
   let sawText = false;
+  // The answer is the model's bytes for a program reading a pipe, but on a terminal it must not act on the screen.
+  const answerText = process.stdout.isTTY === true ? inertText : (text: string) => text;
 
   const show = (event: HostEvent) => {
     switch (event.type) {
@@ -49,7 +52,7 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
       case 'text-delta':
         if (!sawText) mark('first answer text');
         sawText = true;
-        return void process.stdout.write(event.text);
+        return void process.stdout.write(answerText(event.text));
       case 'turn-end':
         mark('turn ended');
         return void (event.status === 'answered' && process.stdout.write('\n'));

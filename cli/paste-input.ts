@@ -1,23 +1,28 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
+import { PastedText } from '../core/text/pasted-text.js';
 
 /** Shown in the input line for each line break of a paste; turned back into `\n` when the line is sent. */
 export const PASTED_NEWLINE = '\u2424'; // ␤
+/** Shown for each tab of a paste (readline would take a tab for Tab completion); sent as `\t`. */
+export const PASTED_TAB = '\u21e5'; // ⇥
 
 const PASTE_START = Buffer.from('\x1b[200~');
 const PASTE_END = Buffer.from('\x1b[201~');
-const MARKER = Buffer.from(PASTED_NEWLINE);
 const ENABLE = '\x1b[?2004h';
 const DISABLE = '\x1b[?2004l';
 
 /**
  * The terminal input with bracketed paste: inside a paste, line breaks become ␤ so readline keeps a pasted
- * multi-line text as one message instead of sending each line. Works on bytes: \r and \n never occur
- * inside a UTF-8 sequence, and a paste marker split across reads is held until the next one.
+ * multi-line text as one message instead of sending each line, and nothing pasted acts as a key: control
+ * characters and escape sequences are dropped (a pasted 0x03 does not exit, an arrow sequence does not recall
+ * history). Finds the markers in bytes, holding one split across reads until the next.
  */
 export class PasteAwareInput extends Transform {
   readonly isTTY = true;
   private pasting = false;
-  private lastWasCR = false;
+  private decoder = new StringDecoder('utf8');
+  private readonly pasted = new PastedText();
   private pending = Buffer.alloc(0);
   private flushLater: NodeJS.Timeout | undefined;
 
@@ -40,13 +45,13 @@ export class PasteAwareInput extends Transform {
       const marker = this.pasting ? PASTE_END : PASTE_START;
       const at = data.indexOf(marker);
       const upTo = at === -1 ? data.length - partialMarkerLength(data, marker) : at;
-      out.push(this.pasting ? this.markNewlines(data.subarray(0, upTo)) : data.subarray(0, upTo));
+      out.push(this.pasting ? this.pastedBytes(data.subarray(0, upTo)) : data.subarray(0, upTo));
       if (at === -1) {
         this.pending = Buffer.from(data.subarray(upTo));
         break;
       }
+      if (this.pasting) out.push(this.pastedBytes(undefined));
       this.pasting = !this.pasting;
-      this.lastWasCR = false;
       data = data.subarray(at + marker.length);
     }
     done(null, Buffer.concat(out));
@@ -58,21 +63,15 @@ export class PasteAwareInput extends Transform {
   private releasePending(): void {
     const held = this.pending;
     this.pending = Buffer.alloc(0);
-    this.push(this.pasting ? this.markNewlines(held) : held);
+    this.push(this.pasting ? this.pastedBytes(held) : held);
   }
 
-  private markNewlines(bytes: Buffer): Buffer {
-    const out: number[] = [];
-    for (const byte of bytes) {
-      if (byte === 0x0a && this.lastWasCR) {
-        this.lastWasCR = false; // the \n of a \r\n pair
-        continue;
-      }
-      this.lastWasCR = byte === 0x0d;
-      if (byte === 0x0a || byte === 0x0d) out.push(...MARKER);
-      else out.push(byte);
-    }
-    return Buffer.from(out);
+  /** Bytes of a paste as readline gets them; `undefined` ends the paste (a character it cut off is kept). */
+  private pastedBytes(bytes: Buffer | undefined): Buffer {
+    const decoded = bytes ? this.decoder.write(bytes) : this.decoder.end();
+    if (!bytes) this.pasted.end();
+    const text = this.pasted.push(decoded);
+    return Buffer.from(text.replaceAll('\n', PASTED_NEWLINE).replaceAll('\t', PASTED_TAB));
   }
 }
 
@@ -103,7 +102,12 @@ export function restoreTerminal(): void {
   }
 }
 
-/** The text of an input line, with pasted line breaks restored. */
-export function restorePastedNewlines(line: string): string {
-  return line.split(PASTED_NEWLINE).join('\n');
+/** The text of an input line, with pasted line breaks and tabs restored. */
+export function restorePastedText(line: string): string {
+  return line.replaceAll(PASTED_NEWLINE, '\n').replaceAll(PASTED_TAB, '\t');
+}
+
+/** Text put into the input line (history, a draft) as a paste would put it there: text only, never keys. */
+export function asInputLine(text: string): string {
+  return new PastedText().push(text).replaceAll('\n', PASTED_NEWLINE).replaceAll('\t', PASTED_TAB);
 }

@@ -8,17 +8,13 @@ import {
   stylesFor,
   ChatController,
   HISTORY_SIZE,
+  inertText,
   PROMPT,
   TranscriptRenderer,
   type HostEvent,
   type Runtime,
 } from '../core/index.js';
-import {
-  enableBracketedPaste,
-  PASTED_NEWLINE,
-  PasteAwareInput,
-  restorePastedNewlines,
-} from './paste-input.js';
+import { asInputLine, enableBracketedPaste, PasteAwareInput, restorePastedText } from './paste-input.js';
 import { maskingOutput } from './masked-input.js';
 import { openInBrowser } from './open-in-browser.js';
 import { mark } from './profile.js';
@@ -70,7 +66,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     terminal,
     prompt: PROMPT,
     // readline keeps one entry per line: a multi-line entry shows its breaks as ␤.
-    history: (await loadHistory(historyFile)).map((entry) => entry.replaceAll('\n', PASTED_NEWLINE)),
+    history: (await loadHistory(historyFile)).map(asInputLine),
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
     completer: (line: string): [string[], string] => [controller.complete(line), line],
@@ -81,7 +77,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   // Saves run one after another, and the last one is awaited before exit, so `/exit` itself is kept.
   let saving = Promise.resolve();
   rl.on('history', (history: string[]) => {
-    const snapshot = history.map(restorePastedNewlines);
+    const snapshot = history.map(restorePastedText);
     saving = saving
       .then(() => saveHistory(historyFile, snapshot))
       .catch((e: unknown) => runtime.logger.warn(`History not saved: ${String(e)}`));
@@ -91,7 +87,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   let draft: string | undefined;
   const showPrompt = () => {
     rl.prompt();
-    if (draft !== undefined) rl.write(draft.replaceAll('\n', PASTED_NEWLINE));
+    if (draft !== undefined) rl.write(asInputLine(draft));
     draft = undefined;
     gate.release();
   };
@@ -114,12 +110,12 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const take = (line: string) => {
     startMcp();
     gate.hold();
-    if (controller.asking) return void controller.submit(restorePastedNewlines(line)); // a reply: work goes on
+    if (controller.asking) return void controller.submit(restorePastedText(line)); // a reply: work goes on
     if (!controller.idle) return void waiting.push(line);
     run(line);
   };
   const run = (line: string) => {
-    void controller.submit(restorePastedNewlines(line)).then(() => {
+    void controller.submit(restorePastedText(line)).then(() => {
       if (exitCode !== undefined) return rl.close();
       const next = waiting.shift();
       if (next !== undefined) return run(next);
@@ -133,7 +129,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = asking;
     secret = hidden;
     out.write(transcript.openPromptLine());
-    rl.question(text, { signal: asking.signal }).then(
+    // A question can quote a server (an elicitation's message): readline prints it as it is, so make it inert.
+    rl.question(inertText(text), { signal: asking.signal }).then(
       (reply) => {
         question = undefined;
         forgetReply(reply);

@@ -1,5 +1,6 @@
 import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
+import { inertLine, inertText, inertValue } from '../text/inert-text.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';
@@ -37,8 +38,12 @@ export class TranscriptRenderer {
     if (this.md) this.md.highlighter = highlight;
   }
 
-  /** The text to print for one event (may be empty). */
-  render(event: HostEvent): string {
+  /**
+   * The text to print for one event (may be empty). Everything an event carries is made inert first (a model, a
+   * server or a provider may have written it), so only the styling added here can act on the screen.
+   */
+  render(given: HostEvent): string {
+    const event = given.type === 'tool-call' ? given : inertValue(given); // the summary does its own
     if (event.type === 'text-delta' || !this.md) return this.renderEvent(event);
     // Whatever Markdown holds back goes out before anything else is printed; the end of a turn closes it all.
     const held = event.type === 'turn-end' ? this.md.finish() : this.md.flush();
@@ -150,11 +155,17 @@ export class TranscriptRenderer {
   }
 }
 
-/** The summary shown before a tool call: server and its description, tool and its first line, every argument. */
+/**
+ * The summary shown before a tool call: server and its description, tool and its first line, every argument.
+ * Each label starts its own line and what follows it stays on that line, inert, so a server's text can neither
+ * hide the labels nor imitate them. The arguments are JSON, which shows their control characters as `\u001b`.
+ */
 export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' }>): string {
-  const server = event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server;
-  const tool = event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool;
-  const args = JSON.stringify(event.arguments, null, 2);
+  const server = inertLine(
+    event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server,
+  );
+  const tool = inertLine(event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool);
+  const args = inertText(JSON.stringify(event.arguments, null, 2));
   return [
     `MCP server: ${server}`,
     `Tool: ${tool}`,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PASTED_NEWLINE, PasteAwareInput, restorePastedNewlines } from '../../../cli/paste-input.js';
+import {
+  asInputLine,
+  PASTED_NEWLINE,
+  PASTED_TAB,
+  PasteAwareInput,
+  restorePastedText,
+} from '../../../cli/paste-input.js';
 
 /** Feeds chunks through the filter and returns what readline would read. */
 async function filter(chunks: string[]): Promise<string> {
@@ -32,7 +38,7 @@ describe('bracketed paste', () => {
     for (const p of parts) input.write(p);
     input.end();
     await new Promise((r) => input.on('end', r));
-    expect(restorePastedNewlines(Buffer.concat(out).toString('utf8'))).toBe('안녕\n하세요');
+    expect(restorePastedText(Buffer.concat(out).toString('utf8'))).toBe('안녕\n하세요');
   });
 
   it('passes-a-lone-escape-on-once-no-marker-follows-it', async () => {
@@ -43,5 +49,23 @@ describe('bracketed paste', () => {
     await expect.poll(() => out.join('')).toBe('\x1b');
     input.write(Buffer.from('\x1b[200~a\nb\x1b[201~'));
     await expect.poll(() => out.join('')).toBe(`\x1ba${PASTED_NEWLINE}b`);
+  });
+
+  it('passes-no-key-from-inside-a-paste-but-keeps-keys-typed-outside-it', async () => {
+    const typed = await filter([
+      '\x1b[A', // a typed Up arrow recalls history as always
+      '\x1b[200~hello\x03world AAA\x1b[ABBB\x15CCC\x7fDDD\tcol\x1b[201~',
+      '\x03', // a typed Ctrl+C still cancels
+    ]);
+    expect(typed).toBe(`\x1b[Ahelloworld AAABBBCCCDDD${PASTED_TAB}col\x03`);
+    expect(restorePastedText(typed.slice(3, -1))).toBe('helloworld AAABBBCCCDDD\tcol');
+  });
+
+  it('ends-a-sequence-left-open-at-the-paste-end-so-typing-after-it-works', async () => {
+    expect(await filter(['\x1b[200~a\x1b]0;open', '\x1b[201~', 'typed\r'])).toBe('atyped\r');
+  });
+
+  it('puts-history-and-drafts-into-the-line-as-text', () => {
+    expect(asInputLine('one\ntwo\tthree\x03\x1b[2J')).toBe(`one${PASTED_NEWLINE}two${PASTED_TAB}three`);
   });
 });

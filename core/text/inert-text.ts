@@ -1,0 +1,48 @@
+/**
+ * Control characters a terminal would act on: C0 but tab and newline, DEL, and C1 (U+0080–U+009F, which some
+ * terminals read as CSI, OSC… even in UTF-8). Every escape sequence (CSI, OSC with its OSC 52 clipboard writes,
+ * DCS, APC, SOS, PM) starts with one of them, so making each inert makes every sequence inert, also one split
+ * across two streamed pieces.
+ */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * Text hac did not write (a model's answer, a server's description, a provider's error…) as a screen may show it:
+ * each control character becomes its visible name (`\x1b`), so `\x1b[2J` is read, not obeyed, and the user sees
+ * that something was there. A carriage return is dropped instead (Windows line ends keep their `\n`; a lone one
+ * could only move the cursor back over a line hac wrote). Text without controls comes back as it was.
+ */
+export function inertText(text: string): string {
+  if (!CONTROL.test(text)) return text;
+  return text.replace(CONTROLS, (c) => (c === '\r' ? '' : visibleControl(c)));
+}
+
+function visibleControl(c: string): string {
+  return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * A value with every string in it made inert (objects and arrays walked; anything else as it was). The same
+ * object comes back when nothing needed a change, so a stream of plain text costs one test per piece.
+ */
+export function inertValue<T>(value: T): T {
+  if (typeof value === 'string') return inertText(value) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const source = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(source)) {
+    const item = source[key];
+    const inert = inertValue(item);
+    if (inert === item) continue;
+    copy ??= Array.isArray(value) ? Object.assign([], source) : { ...source };
+    copy[key] = inert;
+  }
+  return (copy as T | undefined) ?? value;
+}
+
+/** One line of a label (`Tool: …`): text from outside that cannot start a line of its own. */
+export function inertLine(text: string, max = 200): string {
+  const line = inertText(text).replace(/\s*\n\s*/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
