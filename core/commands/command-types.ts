@@ -104,8 +104,8 @@ export interface CommandContext {
   mcpPasteSignIn(name: string, text: string): Promise<void>;
   /** Forgets a server's sign-in; resolves with whether there was one. */
   mcpSignOut(name: string): Promise<boolean>;
-  /** The line saying which servers' tools the active model's tool limit leaves out, if any. */
-  toolLimitLine(): Promise<string | undefined>;
+  /** The lines saying which servers' tools a request leaves out (count limit, tools' share), if any. */
+  toolLimitLines(): Promise<string[]>;
   /** This conversation's last tool results, newest first. */
   toolResults(): readonly { summary: string; output: string }[];
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */

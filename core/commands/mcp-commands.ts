@@ -1,4 +1,9 @@
+import { firstLine } from '../text/first-line.js';
 import type { CommandContext, CommandOutput } from './command-types.js';
+
+/** One line per tool in `/mcp`: its name and the start of its description, whatever the server sent. */
+const TOOL_NAME_CHARS = 60;
+const TOOL_LINE_CHARS = 120;
 
 /** `/mcp`, `/mcp login <server> [address]`, `/mcp logout <server>`. */
 export async function mcpCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
@@ -62,10 +67,13 @@ async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
     if (s.enabled && s.state === 'failed' && s.stderrTail.length) {
       lines.push('  last stderr lines:', ...s.stderrTail.map((l) => `    ${l}`));
     }
-    for (const t of s.tools) lines.push(`  - ${t.name}: ${t.description.split('\n')[0] ?? ''}`);
+    for (const t of s.tools) {
+      const name = firstLine(t.name, TOOL_NAME_CHARS);
+      lines.push(`  - ${name}: ${firstLine(t.description, TOOL_LINE_CHARS - name.length)}`);
+    }
   }
-  const limit = await ctx.toolLimitLine();
-  if (limit) lines.push('', limit);
+  const limits = await ctx.toolLimitLines();
+  if (limits.length) lines.push('', ...limits);
   return { lines };
 }
 

@@ -59,6 +59,7 @@ export const configFileSchema = z
     markdown: z._default(z.boolean(), true),
     memory: z._default(z.boolean(), true),
     memoryShare: z._default(z.number().check(z.gt(0), z.lte(1)), 0.2),
+    toolShare: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5),
     fallbackModels: z._default(z.array(z.string()), []),
   })
   .check(
@@ -124,4 +125,5 @@ export const CONFIG_FIXES: Record<string, string> = {
   fallbackModels: 'Use a list of names of models listed in models[], e.g. ["claude-sonnet-4-6"].',
   memory: 'Use true (memory.md and AGENTS.md go with every request) or false.',
   memoryShare: 'Use a fraction of contextMaxChars between 0 and 1, e.g. 0.2.',
+  toolShare: 'Use a fraction of contextMaxChars between 0 and 1, e.g. 0.5.',
 };

@@ -55,6 +55,8 @@ export interface HacConfig {
   memory: boolean;
   /** The share of contextMaxChars the memories may take before they are summarised. */
   memoryShare: number;
+  /** The share of contextMaxChars the MCP tools' definitions may take in one request. */
+  toolShare: number;
   /** Who answers, in order, when the model cannot (unavailable, timeout, rate limit, unknown model). */
   fallbackModels: ModelConfig[];
 }
@@ -98,6 +100,7 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConf
     askUserTool: raw.askUserTool,
     memory: raw.memory,
     memoryShare: raw.memoryShare,
+    toolShare: raw.toolShare,
     fallbackModels: raw.fallbackModels.flatMap((name) => {
       const model = models.find((m) => m.label === name || m.id === name);
       return model ? [model] : [];

@@ -4,7 +4,8 @@ import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
 import { nextQuestionId } from './question-ids.js';
 import type { EventChannel, PendingAnswers } from './event-channel.js';
-import { cutToolOutput, firstLine } from './tool-output.js';
+import { firstLine } from '../text/first-line.js';
+import { cutToolOutput } from './tool-output.js';
 
 /** A call the model asked for, resolved to a tool, or an attempted call that could not be. */
 export interface RequestedCall {
@@ -170,6 +171,7 @@ export async function* runToolCall(
   }
   if (signal.aborted) return { kind: 'cancelled' };
 
+  const returned = text.length;
   text = cutToolOutput(text, options.toolOutputMaxChars);
   if (isError) {
     text = text.startsWith('Error: ') ? text : `Error: ${text}`;
@@ -187,7 +189,7 @@ export async function* runToolCall(
       type: 'tool-result',
       id: call.id,
       ok: true,
-      summary: `${call.server}/${call.name} returned ${text.length} characters${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
+      summary: `${call.server}/${call.name} ${returnedSize(returned, options.toolOutputMaxChars)}${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
       output: text,
     });
   }
@@ -206,6 +208,12 @@ function serverQuestions(call: RequestedCall, options: ToolRunnerOptions): ToolC
     const given = await answered;
     return typeof given === 'string' ? { action: 'cancel' } : given;
   };
+}
+
+/** How much a tool returned, and how much of it the model gets when that is less: `returned 174,391 characters; 10,000 sent to the model`. */
+function returnedSize(chars: number, max: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `returned ${count(chars)} characters${chars > max ? `; ${count(max)} sent to the model` : ''}`;
 }
 
 function shown(options: ToolRunnerOptions, result: ToolResultEvent): ToolResultEvent {

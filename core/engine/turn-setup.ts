@@ -3,7 +3,7 @@ import type { PromptServerSpec } from '../prompt/index.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { createRememberTool } from '../tools/remember-tool.js';
-import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
+import { fitTools, fittedToolsNotice, type ToolBounds } from '../tools/tool-limit.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message } from '../types/message.js';
 import type { EngineDeps } from './engine.js';
@@ -49,15 +49,18 @@ export async function setUpTurn(
   const { deps, channel, signal } = context;
   const chat = await deps.chatModel(model);
   const memory = config.memory ? deps.memory : undefined;
-  // A native API's tool limit: whole servers, in file order, until it is reached.
-  const limit = model.toolMode === 'native' ? chat.maxTools : undefined;
+  // A native API's tool limit and the tools' share of the budget: whole servers, in file order, until one is reached.
+  const bounds = toolBounds(config, model, chat);
   const builtinCount = (config.askUserTool ? 1 : 0) + (memory ? 1 : 0);
-  const { offered, leftOut } = fitToolsToLimit(deps.toolSource.tools(), limit, builtinCount);
-  if (leftOut.length && limit !== undefined && !context.toolLimitShown()) {
-    const text = toolLimitNotice(model.label, limit, leftOut);
-    deps.logger.warn(text);
-    channel.push({ type: 'notice', level: 'dim', text });
+  const fitted = fitTools(deps.toolSource.tools(), bounds, builtinCount);
+  const notice = fittedToolsNotice(model.label, bounds, fitted);
+  if (notice.length && !context.toolLimitShown()) {
+    for (const text of notice) {
+      deps.logger.warn(text);
+      channel.push({ type: 'notice', level: 'dim', text });
+    }
   }
+  const offered = fitted.offered;
   const ask = createAskUserTool((question, options, askSignal) => {
     const id = nextQuestionId();
     const reply = context.answers.expect(id, askSignal);
@@ -83,5 +86,13 @@ export async function setUpTurn(
     basePrompt: (await deps.basePrompt()) ?? '',
     now: context.now,
     ...(loaded && { memory: { workspace: loaded.workspace, personal: loaded.personal } }),
+  };
+}
+
+/** What the MCP tools of one request may take: a native API's count limit, and `toolShare` of the budget. */
+export function toolBounds(config: HacConfig, model: ModelConfig, chat: ChatModel): ToolBounds {
+  return {
+    ...(model.toolMode === 'native' && chat.maxTools !== undefined && { maxTools: chat.maxTools }),
+    maxChars: Math.floor(config.contextMaxChars * config.toolShare),
   };
 }

@@ -27,7 +27,8 @@ import { exportSession } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
 import { firstRunChoices } from './first-run-offer.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
-import { fitToolsToLimit, toolLimitNotice } from '../tools/tool-limit.js';
+import { fitTools, fittedToolsNotice } from '../tools/tool-limit.js';
+import { toolBounds } from '../engine/turn-setup.js';
 
 /** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
 export interface RuntimeOptions {
@@ -230,15 +231,12 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpSignOut: (name) => mcp.signOut(name),
     discoverModels: async () =>
       (await Promise.all([discoverOllama(config, logger), discoverAnthropic(config, env, logger)])).flat(),
-    async toolLimitLine() {
+    async toolLimitLines() {
       const active = config.activeModel;
-      if (!active || active.toolMode !== 'native') return undefined;
-      const limit = (await chatModel(active)).maxTools;
+      if (!active) return [];
+      const bounds = toolBounds(config, active, await chatModel(active));
       const builtins = (config.askUserTool ? 1 : 0) + (config.memory ? 1 : 0);
-      const { leftOut } = fitToolsToLimit(mcp.source.tools(), limit, builtins);
-      return leftOut.length && limit !== undefined
-        ? toolLimitNotice(active.label, limit, leftOut)
-        : undefined;
+      return fittedToolsNotice(active.label, bounds, fitTools(mcp.source.tools(), bounds, builtins));
     },
   };
 

@@ -1,28 +1,66 @@
 import type { Tool } from './tool.js';
 
-/**
- * A provider's limit on tools per request: whole servers are offered in mcp-servers.json order until
- * the next one would not fit; the servers left out are named. `reserved` counts hac's own tools (ask_user).
- */
-export function fitToolsToLimit(
-  tools: readonly Tool[],
-  limit: number | undefined,
-  reserved = 0,
-): { offered: Tool[]; leftOut: string[] } {
-  if (limit === undefined || tools.length + reserved <= limit) return { offered: [...tools], leftOut: [] };
-  const byServer = new Map<string, Tool[]>();
-  for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
-  const offered: Tool[] = [];
-  const leftOut: string[] = [];
-  for (const [server, serverTools] of byServer) {
-    if (offered.length + serverTools.length + reserved <= limit) offered.push(...serverTools);
-    else leftOut.push(server);
-  }
-  return { offered, leftOut };
+/** What the tools of one request may take: a provider's limit on their number, and characters of definitions. */
+export interface ToolBounds {
+  maxTools?: number;
+  maxChars: number;
 }
 
-/** The one line that says what was left out and how to choose. */
-export function toolLimitNotice(model: string, limit: number, leftOut: readonly string[]): string {
-  const names = leftOut.map((s) => `"${s}"`).join(', ');
-  return `${model} takes at most ${limit} tools: the tools of ${names} are not offered. Use /toggle-mcp to choose the servers.`;
+/** The tools offered, and the servers left out because of the count limit or of the size limit. */
+export interface FittedTools {
+  offered: Tool[];
+  overCount: string[];
+  overSize: { server: string; chars: number }[];
+}
+
+/** A tool's definition as a request carries it: name, description and input schema, in characters. */
+function definitionChars(tool: Tool): number {
+  return JSON.stringify({ name: tool.name, description: tool.description, schema: tool.inputSchema }).length;
+}
+
+/**
+ * The tools one request offers: whole servers, in mcp-servers.json order, until the next would break a bound,
+ * so a server whose lists are huge (a thousand tools, or descriptions of 200 KB) costs nothing but a line.
+ * `reserved` counts hac's own tools (ask_user, remember) against the count limit.
+ */
+export function fitTools(tools: readonly Tool[], bounds: ToolBounds, reserved = 0): FittedTools {
+  const byServer = new Map<string, Tool[]>();
+  for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+  const fitted: FittedTools = { offered: [], overCount: [], overSize: [] };
+  let chars = 0;
+  for (const [server, serverTools] of byServer) {
+    const size = serverTools.reduce((n, t) => n + definitionChars(t), 0);
+    if (
+      bounds.maxTools !== undefined &&
+      fitted.offered.length + serverTools.length + reserved > bounds.maxTools
+    )
+      fitted.overCount.push(server);
+    else if (chars + size > bounds.maxChars) fitted.overSize.push({ server, chars: size });
+    else {
+      fitted.offered.push(...serverTools);
+      chars += size;
+    }
+  }
+  return fitted;
+}
+
+/** The lines that say what was left out and how to choose (none when everything fits). */
+export function fittedToolsNotice(model: string, bounds: ToolBounds, fitted: FittedTools): string[] {
+  const count = (n: number) => n.toLocaleString('en-US');
+  const lines: string[] = [];
+  if (fitted.overCount.length)
+    lines.push(
+      `${model} takes at most ${bounds.maxTools} tools: the tools of ${names(fitted.overCount)} are not offered. Use /toggle-mcp to choose the servers.`,
+    );
+  if (fitted.overSize.length) {
+    const sizes = fitted.overSize.map((s) => `"${s.server}" (${count(s.chars)} characters)`).join(', ');
+    lines.push(
+      `Tool definitions may take ${count(bounds.maxChars)} characters of a request (toolShare of contextMaxChars): the tools of ${sizes} are not offered. Use /toggle-mcp to choose the servers.`,
+    );
+  }
+  return lines;
+}
+
+function names(servers: readonly string[]): string {
+  return servers.map((s) => `"${s}"`).join(', ');
 }

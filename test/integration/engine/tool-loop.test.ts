@@ -341,14 +341,15 @@ describe('engine: the tool loop (R-LOOP)', () => {
   it('a-chain-of-five-calls-under-a-small-budget-adds-last-user-query', async () => {
     const { fake, h } = await nativeMode({
       toolCallMode: 'auto',
-      contextMaxChars: 1200,
+      // Small, but room for the test server's tools (about 2,400 characters: toolShare is half of it).
+      contextMaxChars: 5000,
       minRecentMessages: 1,
       summarize: false,
     });
     const calls = [1, 2, 3, 4, 5].map((i) => ({
       id: `c${i}`,
       name: 'tools__echo',
-      arguments: { text: `${'x'.repeat(40)}${i}`, times: 4 },
+      arguments: { text: `${'x'.repeat(300)}${i}`, times: 4 },
     }));
     fake.reply(openaiReply.toolCalls(calls), openaiReply.text(['summary of five']));
     const events = await h.turn('please run the five echoes and tell me');
