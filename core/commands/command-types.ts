@@ -106,8 +106,10 @@ export interface CommandContext {
   mcpSignOut(name: string): Promise<boolean>;
   /** The lines saying which servers' tools a request leaves out (count limit, tools' share), if any. */
   toolLimitLines(): Promise<string[]>;
-  /** This conversation's last tool results, newest first. */
-  toolResults(): readonly { summary: string; output: string }[];
+  /** This conversation's last tool results, newest first (`whole`: all of it, when the model got a part). */
+  toolResults(): readonly { summary: string; output: string; whole?: string }[];
+  /** Saves a whole tool result as a new file in the home's tool-results folder; resolves with its path. */
+  saveToolResult(label: string, text: string): Promise<string>;
   /** Installed Ollama models not in config.json; empty when no Ollama answers (fast). */
   discoverModels(): Promise<DiscoveredModel[]>;
 }

@@ -14,6 +14,8 @@ export interface HacPaths {
   history: string;
   /** The user's personal memory, one fact per line. */
   memory: string;
+  /** Whole tool results too long for the screen, saved by `/tool <n>`. */
+  toolResults: string;
 }
 
 /** The user's home folder (`~`): $HOME, else the system's idea of it. */
@@ -41,5 +43,6 @@ export function hacPaths(home: string = resolveHome()): HacPaths {
     logs: path.join(home, 'logs'),
     history: path.join(home, 'history'),
     memory: path.join(home, 'memory.md'),
+    toolResults: path.join(home, 'tool-results'),
   };
 }

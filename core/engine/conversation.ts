@@ -39,6 +39,8 @@ export interface CompletedTurn {
 export interface ToolResultView {
   summary: string;
   output: string;
+  /** What the tool returned, when the model was sent only part of it. */
+  whole?: string;
 }
 
 /** How many results `/tool` keeps: the last 20. */
@@ -83,10 +85,7 @@ export class Conversation {
   }
 
   noteToolResult(result: ToolResultView): void {
-    this.results = [{ summary: result.summary, output: result.output }, ...this.results].slice(
-      0,
-      KEPT_TOOL_RESULTS,
-    );
+    this.results = [result, ...this.results].slice(0, KEPT_TOOL_RESULTS);
   }
 
   get sessionFile(): string | undefined {

@@ -287,7 +287,12 @@ export class Engine {
             toolOutputMaxChars: config.toolOutputMaxChars,
             answers: this.answers,
             channel,
-            onResult: (result) => this.deps.conversation.noteToolResult(result),
+            onResult: ({ summary, output }, whole) =>
+              this.deps.conversation.noteToolResult({
+                summary,
+                output,
+                ...(whole !== undefined && { whole }),
+              }),
           },
           signal,
         );

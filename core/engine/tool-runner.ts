@@ -66,8 +66,8 @@ export interface ToolRunnerOptions {
   toolOutputMaxChars: number;
   answers: PendingAnswers;
   channel: EventChannel<EngineEvent>;
-  /** Called with each result shown, so `/tool` can show it again. */
-  onResult?(result: ToolResultEvent): void;
+  /** Called with each result shown, and the whole of it when the model got a part, so `/tool` can show it again. */
+  onResult?(result: ToolResultEvent, whole?: string): void;
 }
 
 type ToolResultEvent = Extract<EngineEvent, { type: 'tool-result' }>;
@@ -172,26 +172,35 @@ export async function* runToolCall(
   if (signal.aborted) return { kind: 'cancelled' };
 
   const returned = text.length;
+  const whole = returned > options.toolOutputMaxChars ? text : undefined;
   text = cutToolOutput(text, options.toolOutputMaxChars);
   if (isError) {
     text = text.startsWith('Error: ') ? text : `Error: ${text}`;
     state.failed(text);
-    yield shown(options, {
-      type: 'tool-result',
-      id: call.id,
-      ok: false,
-      summary: `${call.server}/${call.name} failed: ${firstLine(text.slice(7))}`,
-      output: text,
-    });
+    yield shown(
+      options,
+      {
+        type: 'tool-result',
+        id: call.id,
+        ok: false,
+        summary: `${call.server}/${call.name} failed: ${firstLine(text.slice(7))}`,
+        output: text,
+      },
+      whole,
+    );
   } else {
     state.results.set(key, text);
-    yield shown(options, {
-      type: 'tool-result',
-      id: call.id,
-      ok: true,
-      summary: `${call.server}/${call.name} ${returnedSize(returned, options.toolOutputMaxChars)}${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
-      output: text,
-    });
+    yield shown(
+      options,
+      {
+        type: 'tool-result',
+        id: call.id,
+        ok: true,
+        summary: `${call.server}/${call.name} ${returnedSize(returned, options.toolOutputMaxChars)}${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
+        output: text,
+      },
+      whole,
+    );
   }
   return { kind: 'result', text, isError, ...(images?.length && !isError ? { images } : {}) };
 }
@@ -216,7 +225,7 @@ function returnedSize(chars: number, max: number): string {
   return `returned ${count(chars)} characters${chars > max ? `; ${count(max)} sent to the model` : ''}`;
 }
 
-function shown(options: ToolRunnerOptions, result: ToolResultEvent): ToolResultEvent {
-  options.onResult?.(result);
+function shown(options: ToolRunnerOptions, result: ToolResultEvent, whole?: string): ToolResultEvent {
+  options.onResult?.(result, whole);
   return result;
 }

@@ -14,7 +14,8 @@ import { readWorkspaceMemory } from '../memory/workspace-memory.js';
 import { Conversation } from '../engine/conversation.js';
 import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
-import { blockingCalls, pooledCalls, removeStaleTempFiles } from '../fs/atomic-write.js';
+import { blockingCalls, pooledCalls, removeStaleTempFiles, writeNewFile } from '../fs/atomic-write.js';
+import { sessionStamp } from '../sessions/session-name.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { SecretRegistry } from '../logging/secrets.js';
@@ -229,6 +230,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpSignIn: (name) => mcp.signIn(name),
     mcpPasteSignIn: (name, text) => mcp.pasteSignIn(name, text),
     mcpSignOut: (name) => mcp.signOut(name),
+    saveToolResult: (label, text) => saveToolResult(paths.toolResults, label, text),
     discoverModels: async () =>
       (await Promise.all([discoverOllama(config, logger), discoverAnthropic(config, env, logger)])).flat(),
     async toolLimitLines() {
@@ -324,6 +326,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
 }
 
 /** Where our temp files can be: the home, sessions/, and the folders symlinked config files live in. */
+/** A whole tool result as `tool-results/<stamp>_<server>_<tool>.txt` (0600), never replacing a file. */
+async function saveToolResult(folder: string, label: string, text: string): Promise<string> {
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  const base = `${sessionStamp(new Date())}_${label.replace(/[^\p{L}\p{Nd}_-]+/gu, '_')}`;
+  return writeNewFile(
+    (n) => (n < 100 ? path.join(folder, `${base}${n > 1 ? `_${n}` : ''}.txt`) : undefined),
+    text,
+  );
+}
+
 async function tempFileFolders(paths: HacPaths): Promise<string[]> {
   const linked = await Promise.all(
     [paths.config, paths.mcpServers].map((file) =>
@@ -333,7 +345,7 @@ async function tempFileFolders(paths: HacPaths): Promise<string[]> {
       ),
     ),
   );
-  return [...new Set([paths.home, paths.sessions, ...linked])];
+  return [...new Set([paths.home, paths.sessions, paths.toolResults, ...linked])];
 }
 
 /** A config.json that stops start-up is reported on screen by the host, and also kept in the day's log. */
