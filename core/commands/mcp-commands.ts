@@ -26,11 +26,18 @@ export async function mcpCommand(ctx: CommandContext, arg: string): Promise<Comm
     await ctx.mcpPasteSignIn(name, pasted);
     return { lines: [`Sign-in for "${name}" received; connecting…`] };
   }
-  const { url, done } = await ctx.mcpSignIn(name);
-  if (!url) {
-    await done;
-    return { lines: [`MCP server "${name}" is connected.`] };
+  const failed = (error: unknown) => ({
+    lines: [`Sign-in to "${name}" failed: ${error instanceof Error ? error.message : String(error)}`],
+  });
+  let url: string | undefined;
+  try {
+    const signIn = await ctx.mcpSignIn(name);
+    url = signIn.url;
+    if (!url) await signIn.done;
+  } catch (error) {
+    return failed(error);
   }
+  if (!url) return { lines: [`MCP server "${name}" is connected.`] };
   return {
     lines: [
       `Sign in to "${name}" in your browser:`,

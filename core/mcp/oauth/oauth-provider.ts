@@ -5,6 +5,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { McpAuthStore, StoredAuth } from './auth-store.js';
+import { assertSecureAddress, assertSecureDiscovery } from './secure-endpoints.js';
 
 /** Client settings of mcp-servers.json's `oauth`, `${VAR}` values filled in. */
 export interface OAuthClientSettings {
@@ -129,6 +130,7 @@ export class HacOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(authorizationUrl: URL): void {
     if (!this.signIn) this.required();
+    assertSecureAddress('authorization endpoint', authorizationUrl.href);
     this.signIn.open(authorizationUrl);
   }
 
@@ -141,11 +143,15 @@ export class HacOAuthProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
+  // What discovery found is checked before the SDK registers a client or opens the authorization page: an
+  // authorization server that is not HTTPS (or loopback http) gets neither a registration nor the user's browser.
   discoveryState(): OAuthDiscoveryState | undefined {
+    assertSecureDiscovery(this.stored.discovery);
     return this.stored.discovery;
   }
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    assertSecureDiscovery(discovery);
     await this.save({ discovery });
   }
 

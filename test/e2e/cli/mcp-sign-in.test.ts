@@ -13,6 +13,7 @@ import { root, startListening } from '../../integration/mcp/helpers.js';
 // server and protected MCP endpoint on loopback, the browser played by a script (BROWSER) and an HTTP client.
 
 const oauthServer = path.join(root, 'test/fixtures/mcp/oauth-server.mjs');
+const hostileAuthServer = path.join(root, 'test/fixtures/mcp/hostile-auth-server.mjs');
 const tempDir = useTempDir('hac-sign-in-');
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -101,4 +102,39 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     expect(stderr).toContain('MCP server "hosted" needs sign-in: /mcp login hosted');
     expect(() => statSync(opened)).toThrow();
   });
+
+  it.each([
+    ['http://evil.example/authorize', 'is not HTTPS (plain http only on this machine)'],
+    ['file:///etc/passwd', 'is not a web address (file:)'],
+  ])(
+    'an-authorization-endpoint-at-%s-is-refused-before-anything-is-registered-or-opened',
+    async (authorize, why) => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const server = await startListening([hostileAuthServer], { HOSTILE_AUTHORIZE: authorize });
+      cleanups.push(() => server.stop());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, {
+        servers: { evil: { url: `http://127.0.0.1:${server.port}/mcp`, type: 'http' } },
+      });
+      const opened = path.join(home, 'opened.txt');
+      const browser = path.join(home, 'browser.sh');
+      writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > "${opened}"\n`);
+      chmodSync(browser, 0o755);
+      const hac = new HacPty(home, [], { BROWSER: browser });
+      cleanups.push(() => hac.kill());
+      await hac.waitFor('humble-ai> ');
+      const refusal = `its authorization endpoint ${authorize} ${why}, so hac refused to sign in: nothing was registered or opened`;
+      await hac.waitFor(`MCP server "evil" failed: ${refusal}`);
+      await hac.say('/mcp login evil', `Sign-in to "evil" failed: ${refusal}`);
+      await hac.waitFor('humble-ai> ', { from: plain(hac.output).lastIndexOf(refusal) });
+      expect(plain(hac.output)).not.toContain('No browser could be opened');
+      expect(plain(hac.output)).not.toContain('Sign in to "evil" in your browser');
+      expect(() => statSync(opened)).toThrow(); // no browser was asked to open anything
+      const stats = (await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json()) as {
+        registrations: number;
+      };
+      expect(stats.registrations).toBe(0);
+    },
+  );
 });
