@@ -1,5 +1,5 @@
 import type { ChatState } from './chat-state.js';
-import type { HacBridge, HostEvent } from './core-types.js';
+import { PastedText, type HacBridge, type HostEvent } from './core-types.js';
 import { HistoryWalker, promptAction } from './prompt-keys.js';
 import type { StatusLine } from './status-line.js';
 import type { TranscriptOutput } from './transcript-output.js';
@@ -174,8 +174,19 @@ export function createPromptInput({
   const onPromptSelection = () => {
     if (textarea.selectionStart !== textarea.selectionEnd) view.terminal.clearSelection();
   };
+  // Pasted text stays text: a copied log's colour codes and control bytes are dropped, as in the terminal. A paste
+  // with none goes in the browser's own way; one with some is inserted cleaned, still as one step of Undo.
+  const onPaste = (event: ClipboardEvent) => {
+    const text = event.clipboardData?.getData('text/plain');
+    if (event.defaultPrevented || !text) return; // a picture (see attachments), or nothing to paste
+    const clean = new PastedText().push(text);
+    if (clean === text.replace(/\r\n?/g, '\n')) return;
+    event.preventDefault();
+    document.execCommand('insertText', false, clean);
+  };
   textarea.addEventListener('keydown', onKeyDown);
   textarea.addEventListener('input', onInput);
+  textarea.addEventListener('paste', onPaste);
   textarea.addEventListener('select', onPromptSelection);
   view.element.addEventListener('mouseup', onTranscriptClick);
 
@@ -197,6 +208,7 @@ export function createPromptInput({
     dispose() {
       textarea.removeEventListener('keydown', onKeyDown);
       textarea.removeEventListener('input', onInput);
+      textarea.removeEventListener('paste', onPaste);
       textarea.removeEventListener('select', onPromptSelection);
       view.element.removeEventListener('mouseup', onTranscriptClick);
       onTranscriptSelection.dispose();

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import {
+  HacWeb,
+  launchChromium,
+  NO_BROWSER,
+  send,
+  transcriptLines,
+  waitForTranscript,
+} from '../../helpers/web.js';
+
+const HOSTILE_SERVER = path.resolve(import.meta.dirname, '../../fixtures/mcp/hostile-server.mjs');
+
+const tempDir = useTempDir('hac-web-');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function startWeb(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; web: HacWeb }> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  const home = tempDir();
+  writeCliHome(home, fake.baseUrl, files);
+  const web = await HacWeb.start(home);
+  cleanups.push(() => web.stop());
+  return { fake, web };
+}
+
+/** Pastes text into the prompt as the browser does for Ctrl+V: a paste event carrying the clipboard's text. */
+function paste(page: Page, text: string): Promise<void> {
+  return page.evaluate((pasted) => {
+    const prompt = document.querySelector<HTMLTextAreaElement>('#prompt')!;
+    prompt.focus();
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    // A paste the page leaves alone is inserted by the browser itself; a synthetic event is not, so do it here.
+    if (prompt.dispatchEvent(event)) document.execCommand('insertText', false, pasted);
+  }, text);
+}
+
+describe.skipIf(NO_BROWSER)(
+  `the window and text from outside${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+    const open = async (url: string): Promise<Page> => {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+      cleanups.push(() => page.close());
+      await page.goto(url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      return page;
+    };
+
+    it('an-answer-quoting-escapes-neither-clears-the-transcript-nor-sets-the-title-or-clipboard', async () => {
+      const { fake, web } = await startWeb({
+        servers: { fs: { command: process.execPath, args: [HOSTILE_SERVER] } },
+      });
+      fake.reply(
+        openaiReply.text(['First answer.']),
+        openaiReply.toolCalls([{ id: 'c1', name: 'fs__read_file', arguments: { path: 'a' } }]),
+        openaiReply.text(['Quoted: \x1b[2', 'J\x1b]52;c;cm0gLXJmIH4K\x07\x1b]0;pwned\x07 end.']),
+      );
+      const page = await open(web.url);
+      const title = await page.title();
+      await send(page, 'hello');
+      await waitForTranscript(page, /First answer\./);
+      await send(page, 'read a');
+      const asked = await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+      expect(asked).toMatch(
+        /\nMCP server: fs\nTool: read_file: Reads a file\.\\x1b\[2J\\x1b\[H\\x1b\[1;31mSYSTEM NOTICE/,
+      );
+      await send(page, 'y');
+      const text = await waitForTranscript(page, /end\./);
+      expect(text).toContain('Quoted: \\x1b[2J\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b]0;pwned\\x07 end.');
+      expect(text).toContain('humble-ai> hello\nWaiting for response...\nFirst answer.'); // nothing was cleared
+      expect(text).toContain('fs/read_file returned');
+      expect(await page.title()).toBe(title);
+    });
+
+    it('a-paste-with-control-characters-goes-in-as-text', async () => {
+      const { fake, web } = await startWeb();
+      fake.reply(openaiReply.text(['ok']));
+      const page = await open(web.url);
+      await paste(page, 'hello\x03world \x1b[1;31mred\x1b[0m\r\nnext');
+      expect(await page.locator('#prompt').inputValue()).toBe('helloworld red\nnext');
+      await paste(page, ' 안녕'); // a plain paste is the browser's own
+      expect(await page.locator('#prompt').inputValue()).toBe('helloworld red\nnext 안녕');
+      await page.keyboard.press('Enter');
+      await waitForTranscript(page, /ok/);
+      expect(fake.requests[0]!.body.messages.at(-1).content).toBe('helloworld red\nnext 안녕');
+      expect((await transcriptLines(page)).join('\n')).toContain('humble-ai> helloworld red');
+    });
+  },
+);
