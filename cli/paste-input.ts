@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
-import { PastedText } from '../core/text/pasted-text.js';
+import { PastedText } from '../core/index.js';
 
 /** Shown in the input line for each line break of a paste; turned back into `\n` when the line is sent. */
 export const PASTED_NEWLINE = '\u2424'; // ␤

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
@@ -165,5 +166,33 @@ describe('secrets echoed back by servers', () => {
     expect(saved).toContain('remember [redacted]');
     expect(saved).toContain('Your key is [redacted].');
     expect(saved).not.toContain(KEY);
+  });
+
+  it('a-secret-a-tool-returns-stays-redacted-in-jsonl-on-the-repl-screen-and-in-tool-n', async () => {
+    // The test server's `env` tool returns its environment, which holds a secret from mcp-servers.json.
+    const servers = { tools: { ...testServerEntry(), env: { DB_PASSWORD: STDIO_SECRET } } };
+    const { fake, home, hacHome, env } = await setup({ servers, config: { toolCallMode: 'auto' } });
+    const callEnv = () => openaiReply.toolCalls([{ id: 'c1', name: 'tools__env', arguments: {} }]);
+    fake.reply(callEnv(), openaiReply.text(['done']), callEnv(), openaiReply.text(['done again']));
+
+    const result = await runHac(home, ['-p', 'show the env', '--output', 'jsonl'], { env });
+    expect(result.status).toBe(0);
+    const results = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; output?: string })
+      .filter((event) => event.type === 'tool-result');
+    expect(results).toHaveLength(1);
+    expect(results[0]!.output).toContain('"DB_PASSWORD":"[redacted]"');
+
+    const hac = new HacPty(home, [], env);
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    await hac.say('show the env', 'done again');
+    await hac.say('/tool 1', '"DB_PASSWORD":"[redacted]"');
+    hac.write('/exit\r');
+    await hac.exited;
+    for (const out of [result.stdout, result.stderr, hac.output, logText(hacHome)])
+      expect(out).not.toContain(STDIO_SECRET);
   });
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 import {
   HacWeb,
@@ -100,6 +101,27 @@ describe.skipIf(NO_BROWSER)(
       await waitForTranscript(page, /ok/);
       expect(fake.requests[0]!.body.messages.at(-1).content).toBe('helloworld red\nnext 안녕');
       expect((await transcriptLines(page)).join('\n')).toContain('humble-ai> helloworld red');
+    });
+
+    it('a-secret-a-tool-returns-stays-redacted-in-the-transcript-and-its-show-dialog', async () => {
+      const secret = 'db-pass-q8w7e6';
+      const { fake, web } = await startWeb({
+        servers: { tools: { ...testServerEntry(), env: { DB_PASSWORD: secret } } },
+        config: { toolCallMode: 'auto' },
+      });
+      fake.reply(
+        openaiReply.toolCalls([{ id: 'c1', name: 'tools__env', arguments: {} }]),
+        openaiReply.text(['Here is the environment.']),
+      );
+      const page = await open(web.url);
+      await send(page, 'show the env');
+      const text = await waitForTranscript(page, /Here is the environment\./);
+      const show = page.locator('.show-output');
+      await expect.poll(() => show.count()).toBe(1);
+      await show.click();
+      const shown = await page.locator('#tool-output pre').innerText();
+      expect(shown).toContain('"DB_PASSWORD":"[redacted]"');
+      expect(`${text}\n${shown}`).not.toContain(secret);
     });
   },
 );
