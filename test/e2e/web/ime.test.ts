@@ -139,6 +139,8 @@ describe.skipIf(NO_BROWSER)(
             compose('국'),
             imeKey('Enter', 'Enter'),
             commit('국'),
+            // Some IMEs send the consumed key once the composition has ended: keyCode 229 alone says so.
+            imeKey('Enter', 'Enter'),
             keyUp('Enter', 'Enter', 13),
           ],
           timing,

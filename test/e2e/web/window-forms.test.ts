@@ -103,6 +103,38 @@ describe.skipIf(NO_BROWSER)(
       },
     );
 
+    // Chromium on Windows sends a key the IME consumed as "Process"; on macOS as the key itself (Enter, Escape),
+    // and some IMEs send it once the composition has ended: keyCode 229 is then the only sign it is the IME's.
+    it.each([
+      ['windows', 'Process', 'Process'],
+      ['macos', 'Enter', 'Escape'],
+    ])('the-ime-keys-%s-style-neither-submit-nor-decline-the-form', async (style, enter, escape) => {
+      await book(`Kept (${style}).`);
+      // Everything else filled in, so an Enter that got through would submit the form.
+      await page.locator('#server-form input[name="party"]').fill('4');
+      await page.locator('#server-form input[name="date"]').fill('2026-12-24');
+      await page.locator('#server-form select[name="seating"]').selectOption('out');
+      await page.locator('#server-form input[name="name"]').focus();
+      await run(
+        cdp,
+        [
+          ...syllable(['ㄱ', '기', '김']),
+          compose('ㅁ'),
+          compose('민'),
+          imeKey('Escape', escape), // the IME closes its candidates: the form stays
+          imeKey('Enter', enter), // the IME commits the syllable: nothing is submitted
+          commit('민'),
+          imeKey('Enter', enter), // after the composition, keyCode 229 alone says whose key it is
+        ],
+        'awaited',
+      );
+      await page.waitForTimeout(100);
+      expect(await form().isVisible()).toBe(true);
+      expect(await page.locator('#server-form input[name="name"]').inputValue()).toBe('김민');
+      await page.getByRole('button', { name: 'Decline' }).click();
+      await waitForTranscript(page, new RegExp(`Kept \\(${style}\\)\\.`));
+    });
+
     it('decline-and-escape-tell-the-server-no', async () => {
       await book('Declined.');
       // A line typed at the prompt meanwhile waits there: the form has its own buttons.

@@ -54,6 +54,28 @@ describe('engine: the context window through the fake server', () => {
     ]);
   });
 
+  it('rewind-takes-back-the-summary-of-the-messages-it-takes-back-from-the-file-and-a-resume', async () => {
+    const { fake, h } = await openai(tight);
+    fake.reply(
+      openaiReply.text([long('a1')]),
+      openaiReply.text(['- the user asked q1, a secret plan']),
+      openaiReply.text([long('a2')]),
+    );
+    await h.turn(long('q1'));
+    await h.turn(long('q2'));
+    expect(session(h).summaries).toHaveLength(1);
+    expect(await h.hac.conversation.rewind(2)).toBe(2);
+    expect(session(h).messages).toEqual([]);
+    expect(session(h).summaries ?? []).toEqual([]);
+    // A resumed conversation never sends the summary of what the user took back.
+    const dir = path.join(h.home, 'sessions');
+    const other = h.runtime.openChat();
+    await other.conversation.resume(path.join(dir, readdirSync(dir)[0]!));
+    fake.reply(openaiReply.text(['fresh']));
+    for await (const event of other.engine.run('q3', new AbortController().signal)) void event;
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).not.toContain('a secret plan');
+  });
+
   it('every-summary-of-a-long-day-stays-in-the-file-exactly-through-a-resume', async () => {
     const { fake, h } = await openai(tight);
     // Long enough to be held as written once superseded (the file must still have them exactly).
