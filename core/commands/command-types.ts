@@ -3,7 +3,7 @@ import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { SessionListing } from '../sessions/session-store.js';
-import type { MessageImage, Usage } from '../types/message.js';
+import type { MessageImage, Unanswered, Usage } from '../types/message.js';
 
 /**
  * What a command produced: lines to print, optionally a follow-up question whose reply continues the
@@ -76,14 +76,16 @@ export interface CommandContext {
   ): Promise<{ file: string } | { exists: string } | undefined>;
   /** Each answered turn's tokens, oldest first, and how full the last request was (percent). */
   usage(): { turns: { user: string; model?: string; usage?: Usage }[]; context?: number };
-  /** The last `n` exchanges of this conversation, oldest first. */
-  lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[];
+  /** The last `n` exchanges of this conversation, oldest first (`unanswered`: a question still without answer). */
+  lastExchanges(
+    n: number,
+  ): { user: string; answer: string; images?: MessageImage[]; unanswered?: Unanswered }[];
   /**
    * Takes back the last `n` exchanges; resolves with how many were. `save: false` leaves the session file as it is
    * until the next answer writes it, and `undoRewind` can put them back (a retry that got no answer).
    */
   rewind(n: number, options?: { save?: boolean }): Promise<number>;
-  undoRewind(): void;
+  undoRewind(): Promise<void>;
   /** What memory holds now: memory.md (its path and text) and the workspace's AGENTS.md files. */
   memory(): Promise<{
     file: string;

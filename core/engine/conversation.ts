@@ -6,7 +6,7 @@ import {
   type SessionSummary,
 } from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { Message, MessageImage, Usage } from '../types/message.js';
+import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
 
@@ -29,12 +29,18 @@ export interface CompletedTurn {
   usage?: Usage;
   summary?: ContextSummary;
   steps?: TurnStep[];
+  /** The turn ended without an answer: `answer` says what happened (a declined call, a cancel, an error). */
+  unanswered?: Unanswered;
 }
 
-/**
- * The conversation kept between turns, and its session file: the file appears with the first
- * answered turn and is rewritten after each one. Failed, cancelled and declined turns never reach it.
- */
+/** One exchange as `/retry`, `/edit` and `/rewind` see it. */
+export interface Exchange {
+  user: string;
+  answer: string;
+  images?: MessageImage[];
+  unanswered?: Unanswered;
+}
+
 /** A tool call's result as `/tool` shows it again. */
 export interface ToolResultView {
   summary: string;
@@ -46,8 +52,15 @@ export interface ToolResultView {
 /** How many results `/tool` keeps: the last 20. */
 const KEPT_TOOL_RESULTS = 20;
 
+/**
+ * The conversation kept between turns, and its session file: the file appears with the first answered turn and
+ * is rewritten after each turn. A turn without an answer (declined, cancelled, failed) keeps its question and a
+ * note of what happened, in memory until the first answer creates the file.
+ */
 export class Conversation {
   private messages: Message[] = [];
+  /** Pictures of kept turns that came before the session had a file: they go beside it when it is created. */
+  private unsavedImages: MessageImage[] = [];
   private results: ToolResultView[] = [];
   private file: string | undefined;
   private session: SessionFile | undefined;
@@ -98,6 +111,7 @@ export class Conversation {
     this.steps = new Map();
     this.file = undefined;
     this.session = undefined;
+    this.unsavedImages = [];
     this.contextState = newContextSession();
     this.contextPercent = undefined;
   }
@@ -165,8 +179,13 @@ export class Conversation {
 
   /** A message of a session file as the context holds it; pictures read back from beside the session. */
   private async resumedMessage(file: string, message: SessionMessage): Promise<Message> {
-    if (message.role === 'assistant' || !message.images?.length)
-      return { role: message.role, content: message.content };
+    if (message.role === 'assistant')
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.status && { unanswered: message.status }),
+      };
+    if (!message.images?.length) return { role: 'user', content: message.content };
     const { images, missing } = await loadSessionImages(file, message.images);
     if (missing.length) this.logger.warn(`Session ${file}: image copies missing: ${missing.join(', ')}`);
     const placeholders = missing.map((name) => `[image not found beside the session: ${name}]`);
@@ -201,8 +220,8 @@ export class Conversation {
   }
 
   /** The last `n` exchanges (a message of the user's and its answer), oldest first. */
-  lastExchanges(n: number): { user: string; answer: string; images?: MessageImage[] }[] {
-    const pairs: { user: string; answer: string; images?: MessageImage[] }[] = [];
+  lastExchanges(n: number): Exchange[] {
+    const pairs: Exchange[] = [];
     for (let i = this.messages.length - 2; i >= 0 && pairs.length < n; i -= 2) {
       const [user, answer] = [this.messages[i], this.messages[i + 1]];
       if (user?.role !== 'user' || answer?.role !== 'assistant') break;
@@ -210,6 +229,7 @@ export class Conversation {
         user: user.content,
         answer: answer.content,
         ...(user.images ? { images: user.images } : {}),
+        ...(answer.unanswered && { unanswered: answer.unanswered }),
       });
     }
     return pairs;
@@ -233,20 +253,24 @@ export class Conversation {
     const left = this.messages.length;
     if ((this.contextState.summary?.covers ?? 0) > left) this.contextState = newContextSession();
     for (const at of this.steps.keys()) if (at >= left) this.steps.delete(at);
-    if (this.session && this.file) {
-      this.session.messages = this.session.messages.slice(0, -2 * count);
-      this.session.summaries = this.session.summaries?.filter((s) => (s.covers ?? 0) <= left);
-      if (save) await this.store.save(this.file, this.session);
+    if (this.session) {
+      // Not a change in place: a retry that gets no answer puts back the session as it was (`undoRewind`).
+      this.session = {
+        ...this.session,
+        messages: this.session.messages.slice(0, -2 * count),
+        summaries: this.session.summaries?.filter((s) => (s.covers ?? 0) <= left),
+      };
+      if (save && this.file) await this.store.save(this.file, this.session);
     }
     this.logger.info(`Took back the last ${count} exchange(s).`);
     return count;
   }
 
   /**
-   * Puts back what the last `rewind({ save: false })` took (its file was never written without it): a retry whose
-   * new answer did not come keeps the old one.
+   * Puts back what the last `rewind({ save: false })` took: a retry whose new answer did not come keeps the old one
+   * (and the file is written again, since the retry's own question may have been kept in it meanwhile).
    */
-  undoRewind(): void {
+  async undoRewind(): Promise<void> {
     const before = this.beforeRewind;
     this.beforeRewind = undefined;
     if (!before) return;
@@ -254,6 +278,7 @@ export class Conversation {
     this.steps = before.steps;
     this.contextState = before.contextState;
     this.session = before.session;
+    if (this.file && this.session) await this.store.save(this.file, this.session);
   }
 
   /**
@@ -285,9 +310,13 @@ export class Conversation {
     return this.asked.message;
   }
 
-  /** Keeps an answered turn and writes the session file. Resolves with the file written. */
-  async record(turn: CompletedTurn): Promise<string> {
-    this.beforeRewind = undefined;
+  /**
+   * Keeps a turn and writes the session file; resolves with the file written. A turn without an answer is kept in
+   * memory only while the session has no file: the file is created by the first answer.
+   */
+  async record(turn: CompletedTurn): Promise<string | undefined> {
+    // An answer ends what a retry could undo; a retry that got none still puts back the answer it was to replace.
+    if (!turn.unanswered) this.beforeRewind = undefined;
     const images = turn.images ?? [];
     const toolSteps = (turn.steps ?? []).filter((step) => 'tool' in step);
     const user = this.userMessage(turn);
@@ -297,13 +326,14 @@ export class Conversation {
       createdAt: rfc3339Local(turn.answeredAt),
       model: turn.model,
       ...(turn.usage ? { usage: turn.usage } : {}),
+      ...(turn.unanswered && { status: turn.unanswered }),
       // Thinking is never saved (only the tool calls are): `/export` gets it from memory, for this run's turns.
       ...(toolSteps.length ? { steps: toolSteps } : {}),
     };
     this.messages = [
       ...this.messages,
       { role: 'user', content: turn.user, ...(images.length ? { images } : {}) },
-      { role: 'assistant', content: turn.answer },
+      { role: 'assistant', content: turn.answer, ...(turn.unanswered && { unanswered: turn.unanswered }) },
     ];
     const session: SessionFile = this.session ?? {
       version: 1,
@@ -324,11 +354,15 @@ export class Conversation {
     this.session = session;
     if (this.file) {
       await this.store.save(this.file, session, [user, answer]);
+    } else if (turn.unanswered) {
+      this.unsavedImages.push(...images);
+      return undefined;
     } else {
       this.file = await this.store.create(session, turn.askedAt, turn.user);
       this.logger.info(`Session file created: ${this.file}`);
     }
-    await saveSessionImages(this.file, images);
+    await saveSessionImages(this.file, [...this.unsavedImages, ...images]);
+    this.unsavedImages = [];
     return this.file;
   }
 }

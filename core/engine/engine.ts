@@ -6,7 +6,7 @@ import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-m
 import type { MemoryBook } from '../memory/memory-book.js';
 import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
-import type { Message, MessageImage, Usage } from '../types/message.js';
+import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import { toolImagesForModel } from './tool-images.js';
 import { contextEvents, errorEvent, noVisionMessage } from './turn-events.js';
 import {
@@ -30,6 +30,7 @@ import { acts, fallbackLine } from './fallback.js';
 import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
 import { addUsage, estimateUsage } from './usage.js';
+import { cancelledNote, declinedNote, failedNote } from './unanswered-notes.js';
 import { addModelHint } from '../config/add-model-hint.js';
 
 export const RESPONSE_CANCELLED = 'Response cancelled.';
@@ -107,6 +108,10 @@ export class Engine {
     }
     yield { type: 'waiting' };
     this.deps.conversation.beginTurn({ user: text, images, askedAt, model: model.id });
+    // The answer's text as shown so far: a cancelled or failed turn keeps it with its question.
+    let shown = '';
+    let kept = false;
+    const question = { user: text, images, askedAt, model: model.id };
     try {
       // Also waits for lists a server said changed during the last turn, so this turn offers the new tools.
       if (!this.deps.toolSource.isReady()) yield { type: 'notice', level: 'dim', text: CONNECTING_MCP };
@@ -121,7 +126,11 @@ export class Engine {
         try {
           for await (const event of this.turn({ text, images }, askedAt, setup, channel, signal)) {
             acted ||= acts(event);
-            if (event.type === 'turn-end') await this.deps.conversation.endTurn();
+            if (event.type === 'text-delta') shown += event.text;
+            if (event.type === 'turn-end') {
+              kept = true;
+              await this.deps.conversation.endTurn();
+            }
             yield event;
           }
           return;
@@ -137,6 +146,7 @@ export class Engine {
     } catch (error) {
       if (signal.aborted) {
         yield { type: 'notice', level: 'info', text: RESPONSE_CANCELLED };
+        if (!kept) yield* this.keep({ ...question, answer: cancelledNote(shown) }, 'cancelled');
         await this.deps.conversation.endTurn();
         yield { type: 'turn-end', status: 'cancelled' };
         return;
@@ -144,7 +154,9 @@ export class Engine {
       this.deps.logger.error(
         `Turn failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
-      yield errorEvent(error, images.length ? model.label : undefined);
+      const failure = errorEvent(error, images.length ? model.label : undefined);
+      yield failure;
+      if (!kept) yield* this.keep({ ...question, answer: failedNote(shown, failure.message) }, 'failed');
       await this.deps.conversation.endTurn();
       yield { type: 'turn-end', status: 'failed' };
     } finally {
@@ -183,6 +195,7 @@ export class Engine {
   ): AsyncGenerator<EngineEvent> {
     const { config, model } = setup;
     const conversation = this.deps.conversation;
+    const question = { user: text, images, askedAt, model: model.id };
     const turn: Message[] = [{ role: 'user', content: text, ...(images.length ? { images } : {}) }];
     const toolState = new TurnToolState();
     const turnId = `t${++this.turnCounter}`;
@@ -296,14 +309,17 @@ export class Engine {
           },
           signal,
         );
+        const kept = { ...question, usage, summary, steps };
         if (outcome.kind === 'declined') {
-          this.deps.logger.info(`Tool call ${call.server}/${call.name} declined; the turn ends unsaved.`);
+          this.deps.logger.info(`Tool call ${call.server}/${call.name} declined; the turn ends.`);
+          yield* this.keep({ ...kept, answer: declinedNote(result.visibleText, call) }, 'declined');
           yield { type: 'turn-end', status: 'declined' };
           return;
         }
         if (outcome.kind === 'cancelled') throw new Error('aborted');
         if (outcome.kind === 'end-turn') {
           yield { type: 'error', code: 'tool-error', message: outcome.message };
+          yield* this.keep({ ...kept, answer: failedNote(result.visibleText, outcome.message) }, 'failed');
           yield { type: 'turn-end', status: 'failed' };
           return;
         }
@@ -370,13 +386,7 @@ export class Engine {
 
   /** Keeps the answered turn (and its session file) and ends the turn. */
   private async *finish(turn: Omit<CompletedTurn, 'answeredAt'>): AsyncGenerator<EngineEvent> {
-    try {
-      await this.deps.conversation.record({ ...turn, answeredAt: this.now() });
-    } catch (error) {
-      const message = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
-      this.deps.logger.error(message);
-      yield { type: 'notice', level: 'warn', text: message };
-    }
+    yield* this.keep(turn);
     const context = this.deps.conversation.contextPercent;
     yield {
       type: 'turn-end',
@@ -384,6 +394,27 @@ export class Engine {
       ...(turn.usage ? { usage: turn.usage } : {}),
       ...(context !== undefined ? { context } : {}),
     };
+  }
+
+  /**
+   * Keeps a turn in the conversation and its session file: an answered one, or (`unanswered`) a question whose
+   * answer is a note of what happened instead, so that nothing the user typed is lost.
+   */
+  private async *keep(
+    turn: Omit<CompletedTurn, 'answeredAt'>,
+    unanswered?: Unanswered,
+  ): AsyncGenerator<EngineEvent> {
+    try {
+      await this.deps.conversation.record({
+        ...turn,
+        answeredAt: this.now(),
+        ...(unanswered && { unanswered }),
+      });
+    } catch (error) {
+      const message = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
+      this.deps.logger.error(message);
+      yield { type: 'notice', level: 'warn', text: message };
+    }
   }
 
   /** The summary model's answer: stage 2 of the context window, and memory that outgrew its share. */

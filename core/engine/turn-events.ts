@@ -25,7 +25,7 @@ export function* contextEvents(prepared: PreparedContext, logger: Logger): Gener
 }
 
 /** `sentImagesTo`: the model a message with pictures went to; its server refusing them is said plainly. */
-export function errorEvent(error: unknown, sentImagesTo?: string): EngineEvent {
+export function errorEvent(error: unknown, sentImagesTo?: string): Extract<EngineEvent, { type: 'error' }> {
   if (
     sentImagesTo &&
     error instanceof ProviderError &&

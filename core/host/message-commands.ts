@@ -64,8 +64,9 @@ export async function usePrompt(host: ChatParts, arg: string): Promise<TurnOutco
 }
 
 /**
- * `/retry [model]`: takes back the last answer and asks for it again, with its pictures (and with another
- * configured model for this turn, if one is named).
+ * `/retry [model]`: answers the last question again, with its pictures (and with another configured model for this
+ * turn, if one is named). A question left without an answer (failed, cancelled, declined) is answered at last; an
+ * answered one keeps its answer until a new one arrives.
  */
 export async function retry(host: ChatParts, name: string): Promise<TurnOutcome | undefined> {
   const models = host.runtime.config().models;
@@ -79,8 +80,9 @@ export async function retry(host: ChatParts, name: string): Promise<TurnOutcome 
   say(host, `Asking again${model ? ` with ${model.label}` : ''}: ${short(last.user)}`);
   const attached = host.attached.images;
   const outcome = await host.message(last.user, { images: last.images ?? [], ...(model && { model }) });
-  if (outcome.status !== 'answered') {
-    commands.undoRewind();
+  // A question still without an answer stays as this attempt left it (its note says what happened this time).
+  if (outcome.status !== 'answered' && !last.unanswered) {
+    await commands.undoRewind();
     if (host.attached.images !== attached) host.attached.images = attached;
     say(host, 'No new answer: the last one is kept.');
   }
@@ -94,5 +96,6 @@ export async function editLast(host: ChatParts): Promise<void> {
   await host.chat.commands.rewind(1);
   if (last.images?.length) host.attached.images = [...last.images, ...host.attached.images];
   say(host, 'Took back your last message and its answer: change it and press Enter to send it again.');
-  host.emit({ type: 'draft', text: last.user });
+  // Exactly as typed: a message that starts with "/" was typed as "//…" (a single "/" would run a command).
+  host.emit({ type: 'draft', text: last.user.startsWith('/') ? `/${last.user}` : last.user });
 }

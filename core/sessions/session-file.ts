@@ -23,6 +23,8 @@ const messageSchema = z.looseObject({
   createdAt: z.optional(z.string()),
   model: z.optional(z.string()),
   usage: z.optional(usageSchema),
+  /** An answer that is not one: the turn was declined, cancelled or failed, and its text says so. */
+  status: z.optional(z.enum(['declined', 'cancelled', 'failed'])),
 });
 
 const summarySchema = z.looseObject({

@@ -39,8 +39,13 @@ export type Message =
       reasoning?: string;
       /** Provider blocks sent back unchanged within the turn (Anthropic's signed thinking); never saved. */
       replay?: unknown[];
+      /** The turn ended without an answer: the content says what happened (never sent as a field). */
+      unanswered?: Unanswered;
     }
   | { role: 'tool'; content: string; toolCallId?: string; toolName?: string; images?: MessageImage[] };
+
+/** How a turn ended without an answer; its question stays in the conversation all the same. */
+export type Unanswered = 'declined' | 'cancelled' | 'failed';
 
 /** Token counts of one LLM call. `estimated` when the provider reported none. */
 export interface Usage {

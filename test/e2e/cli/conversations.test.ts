@@ -148,3 +148,102 @@ describe('conversations: find, name, remove, take away, redo', () => {
     expect(existsSync(path.join(sessions, files()[0]!))).toBe(true);
   });
 });
+
+describe('nothing the user typed is lost', () => {
+  const stored = (sessions: string, file: string) =>
+    JSON.parse(readFileSync(path.join(sessions, file), 'utf8')).messages as {
+      role: string;
+      content: string;
+      status?: string;
+    }[];
+
+  it('a-declined-call-keeps-the-question-and-the-model-learns-what-was-declined', async () => {
+    const { fake, hac, files, sessions, say } = await start();
+    fake.reply(
+      // A destructive tool asks even in auto mode.
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__delete-everything', arguments: { path: 'x.txt' } }]),
+      openaiReply.text(['Then I leave it.']),
+    );
+    await say('clean up x.txt', 'Call now? (Y/N): ');
+    await say('n', 'MCP call cancelled by user.');
+    expect(existsSync(sessions) ? files() : []).toEqual([]); // no answer in this session yet: nothing on disk
+    await say('no, keep it instead', 'Then I leave it.');
+    const asked = fake.requests[1]!.body.messages.slice(1) as { role: string; content: string }[];
+    expect(asked.map((m) => m.content)).toEqual([
+      'clean up x.txt',
+      '[I proposed calling the tool tools/delete-everything with {"path":"x.txt"}; the user declined, so it did not run.]',
+      'no, keep it instead',
+    ]);
+    await expect.poll(() => files().length).toBe(1);
+    expect(stored(sessions, files()[0]!).map((m) => [m.content.slice(0, 14), m.status])).toEqual([
+      ['clean up x.txt', undefined],
+      ['[I proposed ca', 'declined'],
+      ['no, keep it in', undefined],
+      ['Then I leave i', undefined],
+    ]);
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('a-cancelled-answer-keeps-the-question-and-the-text-shown-marked-as-cut-off', async () => {
+    const { fake, hac, files, sessions, say } = await start();
+    fake.reply(
+      openaiReply.text(['Hello.']),
+      openaiReply.answer({ text: ['The first half of a long '], end: 'stall' }),
+      openaiReply.text(['Going on.']),
+    );
+    await say('hi', 'Hello.');
+    await say('tell me a long story', 'The first half of a long');
+    hac.write('\x03');
+    await hac.waitFor('Response cancelled.');
+    // Written at once: the session has a file already.
+    await expect
+      .poll(() => stored(sessions, files()[0]!).map((m) => m.status ?? m.content))
+      .toEqual(['hi', 'Hello.', 'tell me a long story', 'cancelled']);
+    expect(stored(sessions, files()[0]!)[3]!.content).toBe(
+      'The first half of a long\n\n[cancelled by the user]',
+    );
+    await say('go on', 'Going on.');
+    const asked = fake.requests[2]!.body.messages.map((m: { content: string }) => m.content);
+    expect(asked).toContain('The first half of a long\n\n[cancelled by the user]');
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('retry-after-a-failed-turn-answers-that-question-not-the-one-before-it', async () => {
+    const { fake, hac, files, sessions, say } = await start();
+    fake.reply(
+      openaiReply.text(['Answered e429.']),
+      openaiReply.error(400, { message: 'the connection dropped' }),
+      openaiReply.text(['Answered the cut test.']),
+    );
+    await say('e429 please', 'Answered e429.');
+    await say('cut-test please', 'the connection dropped');
+    await expect
+      .poll(() => stored(sessions, files()[0]!).map((m) => m.status ?? m.content))
+      .toEqual(['e429 please', 'Answered e429.', 'cut-test please', 'failed']);
+    await say('/retry', 'Answered the cut test.');
+    await hac.waitFor('Asking again: "cut-test please"');
+    expect(fake.requests[2]!.body.messages.at(-1).content).toBe('cut-test please');
+    await expect
+      .poll(() => stored(sessions, files()[0]!).map((m) => m.content))
+      .toEqual(['e429 please', 'Answered e429.', 'cut-test please', 'Answered the cut test.']);
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('edit-gives-back-a-slash-message-exactly-as-typed', async () => {
+    const { fake, hac, say, lastUser } = await start();
+    fake.reply(openaiReply.text(['About /x.']), openaiReply.text(['About /x again.']));
+    await say('//x slash message', 'About /x.');
+    expect(lastUser(0)).toBe('/x slash message');
+    await say('/edit', 'change it and press Enter to send it again.');
+    await hac.waitFor('humble-ai> //x slash message');
+    hac.write('\r');
+    await hac.waitFor('About /x again.');
+    expect(lastUser(1)).toBe('/x slash message');
+    expect(hac.output).not.toContain('Unknown command');
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+});

@@ -146,7 +146,7 @@ describe('engine: answers', () => {
     expect(h.logger.text()).not.toContain('sk-test-key-123456');
   });
 
-  it('cancel-mid-stream-closes-the-request-and-forgets-the-turn', async () => {
+  it('cancel-mid-stream-closes-the-request-and-keeps-the-question-with-the-text-shown', async () => {
     const { fake, h } = await openai();
     fake.reply(openaiReply.answer({ text: ['partial '], end: 'stall' }), openaiReply.text(['fresh']));
     const controller = new AbortController();
@@ -157,13 +157,28 @@ describe('engine: answers', () => {
     expect(status(events)).toBe('cancelled');
     expect(events).toContainEqual({ type: 'notice', level: 'info', text: 'Response cancelled.' });
     expect(await fake.requests[0]!.closed).toEqual({ byClient: true });
-    expect(sessionFiles(h)).toEqual([]);
+    expect(sessionFiles(h)).toEqual([]); // no answer of the session yet: kept in memory only
     await h.turn('next question');
-    const contents = fake.requests[1]!.body.messages.map((m: { content: string }) => m.content);
-    expect(contents.join('\n')).not.toContain('cancel me');
+    // The model sees what was asked and what it had said before the cancel, marked as cut off.
+    const messages = fake.requests[1]!.body.messages.slice(1) as { role: string; content: string }[];
+    expect(messages).toEqual([
+      { role: 'user', content: 'cancel me' },
+      { role: 'assistant', content: 'partial\n\n[cancelled by the user]' },
+      { role: 'user', content: 'next question' },
+    ]);
+    // The first answer creates the file, with the cancelled exchange in it, marked.
+    const [file] = sessionFiles(h);
+    const saved = JSON.parse(readFileSync(path.join(h.home, 'sessions', file!), 'utf8'));
+    expect(file).toMatch(/_next_quest\.json$/); // named after the first message that got an answer
+    expect(saved.messages.map((m: { status?: string }) => m.status)).toEqual([
+      undefined,
+      'cancelled',
+      undefined,
+      undefined,
+    ]);
   });
 
-  it('a-later-turn-begins-its-save-with-the-question-and-one-with-no-answer-leaves-the-file-as-it-was', async () => {
+  it('a-later-turn-begins-its-save-with-the-question-and-one-with-no-answer-keeps-the-question-in-the-file', async () => {
     const { fake, h } = await openai();
     const dir = path.join(h.home, 'sessions');
     const temps = () => sessionFiles(h).filter((f) => f.endsWith('.tmp'));
@@ -195,15 +210,29 @@ describe('engine: answers', () => {
     });
     expect(status(events)).toBe('failed');
     expect(atEnd).toEqual([]);
-    expect(readFileSync(path.join(dir, file!), 'utf8')).toBe(saved);
+    expect(readFileSync(path.join(dir, file!), 'utf8')).not.toBe(saved);
     await h.turn('fourth question');
     const text = readFileSync(path.join(dir, file!), 'utf8');
     const session = JSON.parse(text);
     expect(session.messages.map((m: { content: string }) => m.content)).toEqual([
       'first question',
       'First answer.',
+      'cancel me',
+      'partial\n\n[cancelled by the user]',
+      'refused',
+      expect.stringMatching(/^\[no answer: Authentication failed for /),
       'fourth question',
       'Fourth answer.',
+    ]);
+    expect(session.messages.map((m: { status?: string }) => m.status ?? '')).toEqual([
+      '',
+      '',
+      '',
+      'cancelled',
+      '',
+      'failed',
+      '',
+      '',
     ]);
     expect(text).toBe(`${JSON.stringify(session, null, 2)}\n`);
     expect(temps()).toEqual([]);

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
@@ -153,7 +153,7 @@ describe('engine: the tool loop (R-LOOP)', () => {
     expect(status(events)).toBe('answered');
   });
 
-  it('decline-ends-turn-unsaved', async () => {
+  it('decline-ends-the-turn-and-keeps-the-question-with-what-was-declined', async () => {
     const { fake, h } = await promptMode();
     fake.reply(ollamaReply.text([call('echo', { text: 'a' })]), ollamaReply.text(['next turn answer']));
     const events = await h.turn('do not run it', ['n']);
@@ -167,9 +167,18 @@ describe('engine: the tool loop (R-LOOP)', () => {
     ]);
     expect(status(events)).toBe('declined');
     expect(fake.requests).toHaveLength(1);
-    expect(sessions(h)).toEqual([]);
-    await h.turn('another');
-    expect(JSON.stringify(fake.requests[1]!.body.messages)).not.toContain('do not run it');
+    expect(sessions(h)).toEqual([]); // no answer of the session yet
+    await h.turn('no, echo b instead');
+    // The next request has the question and which call was declined: "instead" has its context.
+    const messages = fake.requests[1]!.body.messages.slice(1) as { role: string; content: string }[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[0]!.content).toBe('do not run it');
+    expect(messages[1]!.content).toMatch(
+      /\[I proposed calling the tool tools\/echo with \{"text":"a"\}; the user declined, so it did not run\.\]$/,
+    );
+    const [file] = sessions(h);
+    const saved = JSON.parse(readFileSync(path.join(h.home, 'sessions', file!), 'utf8'));
+    expect(saved.messages[1]).toMatchObject({ role: 'assistant', status: 'declined' });
   });
 
   it('tool-error-stops-further-calls-and-the-model-summary-is-the-answer', async () => {
