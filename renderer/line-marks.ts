@@ -1,3 +1,4 @@
+import type { IDecoration, IMarker } from '@xterm/xterm';
 import type { HostEvent } from './core-types.js';
 import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
@@ -9,7 +10,22 @@ export interface Fold {
 }
 
 /** What the page adds to lines of the transcript once they are on screen. */
-export type LineMarks = (event: HostEvent, lines: number, fold?: Fold) => void;
+export interface LineMarks {
+  mark(event: HostEvent, lines: number, fold?: Fold): void;
+  /** Dims the exchanges the conversation no longer holds (taken back), and undims those it holds again. */
+  refresh(): void;
+}
+
+/**
+ * A line the user typed and what it printed up to the next: `owner` is the message whose exchange it shows (a
+ * message's own id; for `/retry`, the message it answers again; none for other commands), `dimmed` its dimming
+ * once that exchange is taken back.
+ */
+interface Typed {
+  marker: IMarker;
+  owner?: number;
+  dimmed?: IDecoration;
+}
 
 /**
  * Marks on the transcript's lines (xterm.js decorations, the text itself unchanged): a band behind each message
@@ -29,7 +45,40 @@ export function createLineMarks(
   const output = dialog.querySelector('pre')!;
   const title = dialog.querySelector('h2')!;
   dialog.querySelector('button')?.addEventListener('click', () => dialog.close());
-  return (event, lines, fold) => {
+  let typed: Typed[] = [];
+
+  /**
+   * What the model will see, on screen: an exchange taken back (Take back, Edit, `/rewind`, the answer a retry
+   * replaced) is dimmed from its message to the next line typed, its text left as it was.
+   */
+  const refresh = () => {
+    typed = typed.filter((t) => !t.marker.isDisposed); // a redraw starts the transcript afresh
+    const holds = new Set(held());
+    typed.forEach((entry, i) => {
+      if (entry.owner === undefined) return;
+      if (holds.has(entry.owner)) {
+        entry.dimmed?.dispose();
+        entry.dimmed = undefined;
+        return;
+      }
+      if (entry.dimmed) return;
+      const end = typed[i + 1]?.marker.line ?? terminal.buffer.active.length;
+      const height = end - entry.marker.line;
+      if (height <= 0) return;
+      entry.dimmed = terminal.registerDecoration({
+        marker: entry.marker,
+        width: terminal.cols,
+        height,
+        layer: 'top',
+      });
+      entry.dimmed?.onRender((element) => {
+        element.classList.add('taken-back');
+        element.title = 'Taken back: the model no longer sees this exchange';
+      });
+    });
+  };
+
+  const mark = (event: HostEvent, lines: number, fold?: Fold) => {
     const marker = terminal.registerMarker(-lines);
     if (fold) {
       lineButton(terminal, marker, {
@@ -44,6 +93,9 @@ export function createLineMarks(
       const band = terminal.registerDecoration({ marker, width: terminal.cols, height: lines });
       band?.onRender((element) => element.classList.add('user-message'));
       const { id } = event;
+      // What a line typed shows belongs to a message: its own, or (a retry) the one it answers again.
+      const owner = id ?? (/^\/retry\b/.test(event.text) ? held().at(-1) : undefined);
+      if (!event.reply) typed.push({ marker, ...(owner !== undefined && { owner }) });
       if (event.reply || id === undefined) return;
       lineButton(terminal, marker, {
         className: 'message-menu',
@@ -65,6 +117,7 @@ export function createLineMarks(
       },
     });
   };
+  return { mark, refresh };
 }
 
 /**

@@ -101,13 +101,15 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       drawn = new Promise((resolve) =>
         terminal.write(printed, () => {
           if (event.type === 'thinking-start') thinkingLines.set(event, terminal.registerMarker(-lines));
-          marks(event, lines, event.type === 'thinking-start' ? foldControl(event) : undefined);
+          marks.mark(event, lines, event.type === 'thinking-start' ? foldControl(event) : undefined);
           resolve();
         }),
       );
     }
     // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
     if (text) drawn = view.write(text);
+    // The status says which exchanges are still held: once on screen, those taken back are dimmed.
+    if (events.some((event) => event.type === 'status')) void drawn.then(() => marks.refresh());
   };
 
   /** Draws everything again (a new width, a block folded), keeping the reader where they were. */
