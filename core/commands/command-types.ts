@@ -92,7 +92,11 @@ export interface CommandContext {
     personal: string;
     files: { file: string; text: string }[];
     skipped: string[];
+    /** When memory.md was last summarised (its snapshot written), if ever. */
+    summarisedAt?: Date;
   }>;
+  /** Puts memory.md.snapshot back as memory.md (the summary becomes the snapshot); its lines, or undefined. */
+  restoreMemory(): Promise<number | undefined>;
   /** Adds a line to memory.md; resolves with the line written. */
   remember(fact: string): Promise<string>;
   /** Removes line n of memory.md; resolves with the line removed. */

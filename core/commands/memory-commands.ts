@@ -10,9 +10,15 @@ export async function rememberCommand(ctx: CommandContext, arg: string): Promise
   return { lines: [`Remembered: ${line}`] };
 }
 
-/** `/memory`: what goes with every request, numbered where `/forget` can take it, each part with its source. */
-export async function memoryCommand(ctx: CommandContext): Promise<CommandOutput> {
-  const { file, personal, files, skipped } = await ctx.memory();
+/**
+ * `/memory`: what goes with every request, numbered where `/forget` can take it, each part with its source, and
+ * when memory.md was last summarised. `/memory restore` puts the original from before that summary back.
+ */
+export async function memoryCommand(ctx: CommandContext, arg = ''): Promise<CommandOutput> {
+  if (arg.trim() === 'restore') return restoreMemory(ctx);
+  if (arg.trim())
+    return { lines: ['Usage: /memory, or /memory restore (puts memory.md back as before its summary)'] };
+  const { file, personal, files, skipped, summarisedAt } = await ctx.memory();
   const facts = personal.split(/\r?\n/).filter((line) => line.trim() !== '');
   const lines = [`Personal memory (${file}):`];
   if (facts.length) lines.push(...facts.map((fact, i) => `  ${String(i + 1).padStart(2)}  ${fact}`));
@@ -26,7 +32,28 @@ export async function memoryCommand(ctx: CommandContext): Promise<CommandOutput>
   }
   lines.push(...skipped.map((line) => `  ${line}`));
   if (facts.length) lines.push('/forget <n> removes line n of your memory.');
+  if (summarisedAt)
+    lines.push(
+      `memory.md was last summarised on ${localTime(summarisedAt)}; /memory restore puts back the original (kept in ${file}.snapshot).`,
+    );
   return { lines };
+}
+
+async function restoreMemory(ctx: CommandContext): Promise<CommandOutput> {
+  const lines = await ctx.restoreMemory();
+  if (lines === undefined)
+    return { lines: ['memory.md has never been summarised: there is nothing to restore.'] };
+  return {
+    lines: [
+      `memory.md is back as it was before its summary (${lines} lines); the summary is now the snapshot (/memory restore again swaps them back).`,
+    ],
+  };
+}
+
+/** `2026-11-28 14:05`, local time. */
+function localTime(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}`;
 }
 
 /** `/forget <n>`: shows line n of memory.md and removes it after a yes. */

@@ -67,7 +67,12 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     usage: '/remember <text>',
     description: 'Add a line to your memory (memory.md), sent with every request.',
   },
-  { name: '/memory', usage: '/memory', description: 'Show your memory and the AGENTS.md files in use.' },
+  {
+    name: '/memory',
+    usage: '/memory [restore]',
+    description:
+      'Show your memory and the AGENTS.md files in use; restore: undo the last summary of memory.md.',
+  },
   { name: '/forget', usage: '/forget <n>', description: 'Remove line n of your memory.' },
   { name: '/usage', usage: '/usage', description: 'Show the tokens used per turn and in this conversation.' },
   { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
@@ -119,7 +124,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case '/remember':
       return rememberCommand(ctx, arg);
     case '/memory':
-      return memoryCommand(ctx);
+      return memoryCommand(ctx, arg);
     case '/forget':
       return forgetCommand(ctx, arg);
     case '/usage':

@@ -8,7 +8,7 @@ import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../
 import { discoverAnthropic } from '../providers/anthropic/discover-anthropic-models.js';
 import { discoverOllama } from '../providers/ollama/discover-ollama-models.js';
 import { hacPaths, userHome, type HacPaths } from '../config/paths.js';
-import { MemoryBook } from '../memory/memory-book.js';
+import { lastSummarised, MemoryBook, restoreSnapshot } from '../memory/memory-book.js';
 import { forgetLine, readPersonalMemory, rememberLine } from '../memory/personal-memory.js';
 import { readWorkspaceMemory } from '../memory/workspace-memory.js';
 import { Conversation } from '../engine/conversation.js';
@@ -222,7 +222,14 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpServers: () => mcp.view(),
     async memory() {
       const workspace = await readWorkspaceMemory(workingDirectory(), userHome(env));
-      return { file: paths.memory, personal: await readPersonalMemory(paths.memory), ...workspace };
+      const summarisedAt = await lastSummarised(paths.memory);
+      const personal = await readPersonalMemory(paths.memory);
+      return { file: paths.memory, personal, ...workspace, ...(summarisedAt && { summarisedAt }) };
+    },
+    async restoreMemory() {
+      const lines = await restoreSnapshot(paths.memory);
+      if (lines !== undefined) memory.keepWhole(await readPersonalMemory(paths.memory));
+      return lines;
     },
     remember: (fact) => rememberLine(paths.memory, fact),
     forget: (n) => forgetLine(paths.memory, n),

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { sha256Hex } from '../text/sha256.js';
 import type { Logger } from '../logging/logger.js';
 import { readPersonalMemory } from './personal-memory.js';
+import { memorySummaryProblem } from './summary-check.js';
 import { readWorkspaceMemory, type MemoryFile } from './workspace-memory.js';
 
 /** Seed 003's instruction for summarising memory, word for word. */
@@ -54,6 +55,11 @@ export class MemoryBook {
     private readonly logger: Logger,
   ) {}
 
+  /** The user put the original back (`/memory restore`): it is not summarised again in this run. */
+  keepWhole(personal: string): void {
+    this.unshrinkable.add(sha256Hex(personal.trim()));
+  }
+
   /** The memories for the next request, within `maxChars` where summaries can bring them. */
   async load(maxChars: number, summarise: SummariseMemory, signal: AbortSignal): Promise<LoadedMemory> {
     const notices: LoadedMemory['notices'] = [];
@@ -99,9 +105,11 @@ export class MemoryBook {
     const summary = await shorten(text);
     if (summary === undefined) return text;
     const file = this.places.personal;
-    if (summary.length >= text.length) {
+    // Nothing replaces the user's memory but a real summary: a model's junk reply, refusal or error leaves it be.
+    const problem = memorySummaryProblem(text, summary);
+    if (problem) {
       this.unshrinkable.add(key);
-      tell('warn', `The summary of ${file} was not shorter; memory.md is unchanged.`);
+      tell('warn', `The summary of ${file} was refused: ${problem}. memory.md is unchanged.`);
       return text;
     }
     const original = await readPersonalMemory(file);
@@ -115,6 +123,26 @@ export class MemoryBook {
     );
     return summary;
   }
+}
+
+/** When memory.md was last summarised (the time its snapshot was written), if ever. */
+export async function lastSummarised(file: string): Promise<Date | undefined> {
+  return (await fs.stat(`${file}.snapshot`).catch(() => undefined))?.mtime;
+}
+
+/**
+ * `/memory restore`: memory.md and its snapshot change places, so the original is back and the summary is kept
+ * as the snapshot (restoring again undoes it). Resolves with the lines of memory.md now, or undefined without a
+ * snapshot.
+ */
+export async function restoreSnapshot(file: string): Promise<number | undefined> {
+  const snapshot = `${file}.snapshot`;
+  const original = await fs.readFile(snapshot, 'utf8').catch(() => undefined);
+  if (original === undefined) return undefined;
+  const summary = await fs.readFile(file, 'utf8').catch(() => '');
+  await writeFileAtomic(file, original, { mode: 0o600 });
+  await writeFileAtomic(snapshot, summary, { mode: 0o600 });
+  return original.split(/\r?\n/).filter((line) => line.trim() !== '').length;
 }
 
 /** The AGENTS.md files as one text, each under its path. */

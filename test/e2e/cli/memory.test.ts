@@ -116,9 +116,13 @@ describe('memory the user controls', () => {
       '\n',
     );
     writeFileSync(memory, `${original}\n`);
+    // A summary a real model writes: every fact still there in fewer words (between a sixth and a half).
+    const summary = [0, 5, 10, 15]
+      .map((i) => `- facts ${i} to ${i + 4} about the user, for later`)
+      .join('\n');
     fake.reply(
       openaiReply.text(['- rules: short']),
-      openaiReply.text(['- facts: short']),
+      openaiReply.text([summary]),
       openaiReply.text(['Answer.']),
     );
     const { hac, say } = await open();
@@ -130,10 +134,10 @@ describe('memory the user controls', () => {
     expect(summaryRequest(1).startsWith(INSTRUCTION)).toBe(true);
     expect(summaryRequest(1)).toContain('- fact 19 about the user');
     expect(system(2)).toContain('- rules: short');
-    expect(system(2)).toContain('- facts: short');
+    expect(system(2)).toContain('- facts 15 to 19 about the user');
     expect(system(2)).not.toContain('fact 19');
     expect(readFileSync(`${memory}.snapshot`, 'utf8')).toBe(`${original}\n`);
-    expect(readFileSync(memory, 'utf8')).toBe('- facts: short\n');
+    expect(readFileSync(memory, 'utf8')).toBe(`${summary}\n`);
     expect(readFileSync(path.join(home, 'AGENTS.md'), 'utf8')).toContain('Project rule number one');
     const screen = plain(hac.output);
     expect(screen).toContain('Workspace memory summarised for this run');
@@ -146,10 +150,60 @@ describe('memory the user controls', () => {
     writeFileSync(memory, `${original}\n`);
     fake.reply(openaiReply.text([`- ${'much longer summary '.repeat(40)}`]), openaiReply.text(['Answer.']));
     const { hac, say } = await open();
-    const line = await say('hello', 'was not shorter; memory.md is unchanged.');
+    const line = await say('hello', 'it is not at most half of the memory');
+    await hac.waitFor('memory.md is unchanged.', { from: line });
     await hac.waitFor('Answer.', { from: line });
     expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`);
     expect(existsSync(`${memory}.snapshot`)).toBe(false);
     expect(system(1)).toContain('- fact 9 about the user');
+  });
+
+  it.each([
+    ['a-one-line-junk-reply', 'OK, I have summarised your memory as requested.'],
+    ['a-refusal', "- I can't help with summarising personal data."],
+    ['a-collapse', '- the user has many facts'],
+  ])('%s-never-replaces-a-400-line-memory', async (_what, reply) => {
+    const { fake, memory, open } = await start({ contextMaxChars: 20_000 }); // share: 4,000 characters
+    const original = Array.from(
+      { length: 400 },
+      (_, i) => `- fact ${i}: the user's project uses tool ${i}`,
+    ).join('\n');
+    writeFileSync(memory, `${original}\n`);
+    fake.reply(openaiReply.text([reply]), openaiReply.text(['Answer.']), openaiReply.text(['Again.']));
+    const { hac, say } = await open();
+    const line = await say('hello', 'was refused:');
+    await hac.waitFor('Answer.', { from: line });
+    expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`); // byte for byte
+    expect(existsSync(`${memory}.snapshot`)).toBe(false);
+    // Not asked again in this run while memory.md says the same.
+    await say('again', 'Again.');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('memory-says-when-it-was-summarised-and-restore-puts-the-original-back', async () => {
+    const { fake, memory, open, system } = await start({ contextMaxChars: 3000 });
+    const original = Array.from({ length: 20 }, (_, i) => `- fact ${i} about the user, kept for later`).join(
+      '\n',
+    );
+    writeFileSync(memory, `${original}\n`);
+    const summary = [0, 5, 10, 15]
+      .map((i) => `- facts ${i} to ${i + 4} about the user, for later`)
+      .join('\n');
+    fake.reply(
+      openaiReply.text([summary]),
+      openaiReply.text(['Answer.']),
+      openaiReply.text(['Whole again.']),
+    );
+    const { say } = await open();
+    await say('hello', 'Answer.');
+    expect(readFileSync(memory, 'utf8')).toBe(`${summary}\n`);
+    await say('/memory', '/memory restore puts back the original');
+    await say('/memory restore', 'memory.md is back as it was before its summary (20 lines)');
+    expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`);
+    expect(readFileSync(`${memory}.snapshot`, 'utf8')).toBe(`${summary}\n`);
+    // The restored memory goes whole with the next request, not summarised again in this run.
+    await say('and now?', 'Whole again.');
+    expect(fake.requests).toHaveLength(3);
+    expect(system(2)).toContain('- fact 19 about the user');
   });
 });
