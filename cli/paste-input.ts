@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
-import { PastedText } from '../core/index.js';
+import { PastedText, PasteFolds } from '../core/index.js';
 
 /** Shown in the input line for each line break of a paste; turned back into `\n` when the line is sent. */
 export const PASTED_NEWLINE = '\u2424'; // ␤
@@ -9,6 +9,7 @@ export const PASTED_TAB = '\u21e5'; // ⇥
 
 const PASTE_START = Buffer.from('\x1b[200~');
 const PASTE_END = Buffer.from('\x1b[201~');
+const NEWLINE_MARKER = Buffer.from(PASTED_NEWLINE);
 const ENABLE = '\x1b[?2004h';
 const DISABLE = '\x1b[?2004l';
 
@@ -16,15 +17,22 @@ const DISABLE = '\x1b[?2004l';
  * The terminal input with bracketed paste: inside a paste, line breaks become ␤ so readline keeps a pasted
  * multi-line text as one message instead of sending each line, and nothing pasted acts as a key: control
  * characters and escape sequences are dropped (a pasted 0x03 does not exit, an arrow sequence does not recall
- * history). Finds the markers in bytes, holding one split across reads until the next.
+ * history). Typed, Alt+Enter, Ctrl+J and Enter right after a `\` insert a line break (␤) too; Enter sends.
+ * Finds the markers in bytes, holding one split across reads until the next.
  */
 export class PasteAwareInput extends Transform {
   readonly isTTY = true;
   private pasting = false;
   private decoder = new StringDecoder('utf8');
   private readonly pasted = new PastedText();
+  /** The paste coming in, given to readline at its end: whole when short, else folded. */
+  private pasteText = '';
+  /** Long pastes of this run, by the placeholder that stands for each in the line. */
+  readonly folds = new PasteFolds();
   private pending = Buffer.alloc(0);
   private flushLater: NodeJS.Timeout | undefined;
+  /** The last byte typed (outside a paste): a `\` before Enter asks for a line break. */
+  private lastTyped = -1;
 
   constructor(private readonly tty: NodeJS.ReadStream) {
     super();
@@ -45,7 +53,9 @@ export class PasteAwareInput extends Transform {
       const marker = this.pasting ? PASTE_END : PASTE_START;
       const at = data.indexOf(marker);
       const upTo = at === -1 ? data.length - partialMarkerLength(data, marker) : at;
-      out.push(this.pasting ? this.pastedBytes(data.subarray(0, upTo)) : data.subarray(0, upTo));
+      out.push(
+        this.pasting ? this.pastedBytes(data.subarray(0, upTo)) : this.typedBytes(data.subarray(0, upTo)),
+      );
       if (at === -1) {
         this.pending = Buffer.from(data.subarray(upTo));
         break;
@@ -63,15 +73,49 @@ export class PasteAwareInput extends Transform {
   private releasePending(): void {
     const held = this.pending;
     this.pending = Buffer.alloc(0);
-    this.push(this.pasting ? this.pastedBytes(held) : held);
+    this.push(this.pasting ? this.pastedBytes(held) : this.typedBytes(held));
   }
 
-  /** Bytes of a paste as readline gets them; `undefined` ends the paste (a character it cut off is kept). */
+  /**
+   * Keys typed: Alt+Enter (`ESC CR` or `ESC LF`), Ctrl+J (a lone LF) and Enter after a `\` (which Backspace then
+   * takes away) become a line break in the line; everything else goes to readline as it came.
+   */
+  private typedBytes(bytes: Buffer): Buffer {
+    if (!bytes.includes(0x0a) && !bytes.includes(0x0d)) {
+      if (bytes.length) this.lastTyped = bytes[bytes.length - 1]!;
+      return bytes;
+    }
+    const out: number[] = [];
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      const next = bytes[i + 1];
+      if (byte === 0x1b && (next === 0x0d || next === 0x0a)) {
+        out.push(...NEWLINE_MARKER);
+        i += 1;
+      } else if (byte === 0x0a) out.push(...NEWLINE_MARKER);
+      else if (byte === 0x0d && this.lastTyped === 0x5c) out.push(0x7f, ...NEWLINE_MARKER);
+      else out.push(byte);
+      this.lastTyped = out.at(-1) ?? -1;
+    }
+    return Buffer.from(out);
+  }
+
+  /**
+   * Bytes of a paste as readline gets them, all at its end (`undefined`): a long paste as one placeholder, so the
+   * line is not thousands of rows (the line is expanded when it is sent, see `expand`).
+   */
   private pastedBytes(bytes: Buffer | undefined): Buffer {
-    const decoded = bytes ? this.decoder.write(bytes) : this.decoder.end();
-    if (!bytes) this.pasted.end();
-    const text = this.pasted.push(decoded);
+    this.pasteText += this.pasted.push(bytes ? this.decoder.write(bytes) : this.decoder.end());
+    if (bytes) return Buffer.alloc(0);
+    this.pasted.end();
+    const text = this.folds.fold(this.pasteText);
+    this.pasteText = '';
     return Buffer.from(text.replaceAll('\n', PASTED_NEWLINE).replaceAll('\t', PASTED_TAB));
+  }
+
+  /** A line as it is sent: pasted line breaks and tabs restored, long pastes put back whole. */
+  expand(line: string): string {
+    return this.folds.expand(restorePastedText(line));
   }
 }
 

@@ -55,7 +55,10 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const terminal = out.isTTY === true;
   // Keys typed while something runs wait for the next prompt (Ctrl+C excepted): see onCtrlC below.
   const gate = new TypeAheadGate(process.stdin, () => onCtrlC());
-  const input = terminal ? process.stdin.pipe(new PasteAwareInput(process.stdin)).pipe(gate) : process.stdin;
+  const pastes = terminal ? new PasteAwareInput(process.stdin) : undefined;
+  const input = pastes ? process.stdin.pipe(pastes).pipe(gate) : process.stdin;
+  // What a line sends: its pasted line breaks restored and its long pastes whole again.
+  const sent = (line: string) => pastes?.expand(line) ?? restorePastedText(line);
   if (terminal) enableBracketedPaste(out);
   // A question is asked through readline, so Ctrl+C can withdraw it; a secret's answer is drawn as dots.
   let question: AbortController | undefined;
@@ -110,12 +113,12 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const take = (line: string) => {
     startMcp();
     gate.hold();
-    if (controller.asking) return void controller.submit(restorePastedText(line)); // a reply: work goes on
+    if (controller.asking) return void controller.submit(sent(line)); // a reply: work goes on
     if (!controller.idle) return void waiting.push(line);
     run(line);
   };
   const run = (line: string) => {
-    void controller.submit(restorePastedText(line)).then(() => {
+    void controller.submit(sent(line)).then(() => {
       if (exitCode !== undefined) return rl.close();
       const next = waiting.shift();
       if (next !== undefined) return run(next);

@@ -15,4 +15,4 @@ export type {
 } from './host/bridge.js';
 export { ShownEvents } from './host/shown-events.js';
 export { WordWrap } from './transcript/word-wrap.js';
-export { PastedText } from './text/pasted-text.js';
+export { PastedText, PasteFolds } from './text/pasted-text.js';

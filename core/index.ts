@@ -21,7 +21,7 @@ export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';
 export { cellWidth } from './text/cell-width.js';
 export { inertText } from './text/inert-text.js';
-export { PastedText } from './text/pasted-text.js';
+export { PastedText, PasteFolds } from './text/pasted-text.js';
 export { hacPaths } from './config/paths.js';
 export { addModelHint } from './config/add-model-hint.js';
 export type { Logger } from './logging/logger.js';

@@ -1,5 +1,5 @@
 import type { ChatState } from './chat-state.js';
-import { PastedText, type HacBridge, type HostEvent } from './core-types.js';
+import { PastedText, PasteFolds, type HacBridge, type HostEvent } from './core-types.js';
 import { HistoryWalker, promptAction } from './prompt-keys.js';
 import type { StatusLine } from './status-line.js';
 import type { TranscriptOutput } from './transcript-output.js';
@@ -36,6 +36,8 @@ export function createPromptInput({
 }: PromptInputParts): PromptInput {
   const mac = /Mac|iPhone|iPad/.test(navigator.platform);
   const history = new HistoryWalker();
+  /** Long pastes of this page, each standing in the prompt as a placeholder until the line is sent. */
+  const folds = new PasteFolds();
   void bridge.history().then((entries) => history.loadOlder(entries));
   let lastIdleInterrupt = 0;
   /** What the question being asked is about: Escape declines what a server asks, and cancels the rest. */
@@ -77,7 +79,7 @@ export function createPromptInput({
     if (!state.asking && text.trim()) history.add(text.trim());
     setValue('');
     view.terminal.scrollToBottom(); // the message and its answer in view, wherever the transcript was scrolled
-    void bridge.submit(text);
+    void bridge.submit(folds.expand(text));
     textarea.focus();
   };
 
@@ -174,15 +176,16 @@ export function createPromptInput({
   const onPromptSelection = () => {
     if (textarea.selectionStart !== textarea.selectionEnd) view.terminal.clearSelection();
   };
-  // Pasted text stays text: a copied log's colour codes and control bytes are dropped, as in the terminal. A paste
-  // with none goes in the browser's own way; one with some is inserted cleaned, still as one step of Undo.
+  // Pasted text stays text: a copied log's colour codes and control bytes are dropped, as in the terminal, and a
+  // long paste stands in the prompt as one placeholder (sent whole). Any other paste goes in the browser's own way;
+  // these are inserted, still as one step of Undo.
   const onPaste = (event: ClipboardEvent) => {
     const text = event.clipboardData?.getData('text/plain');
     if (event.defaultPrevented || !text) return; // a picture (see attachments), or nothing to paste
-    const clean = new PastedText().push(text);
-    if (clean === text.replace(/\r\n?/g, '\n')) return;
+    const inserted = folds.fold(new PastedText().push(text));
+    if (inserted === text.replace(/\r\n?/g, '\n')) return;
     event.preventDefault();
-    document.execCommand('insertText', false, clean);
+    document.execCommand('insertText', false, inserted);
   };
   textarea.addEventListener('keydown', onKeyDown);
   textarea.addEventListener('input', onInput);

@@ -346,6 +346,9 @@ export class ChatController {
       });
       if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true } as const;
       const { text, images } = ready;
+      const budget = this.runtime.config().contextMaxChars;
+      if (text.length > budget)
+        this.emit({ type: 'notice', level: 'warn', text: overBudgetLine(text.length, budget) });
       if (images.length) {
         this.attached.images = [];
         this.emit({ type: 'images', images });
@@ -390,4 +393,10 @@ export class ChatController {
     const safe = this.runtime.secrets.redactDeep(event);
     for (const listener of this.listeners) listener(safe);
   }
+}
+
+/** Said before a message that alone is more than the whole context budget is sent. */
+function overBudgetLine(chars: number, budget: number): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `This message alone is ${n(chars)} characters, more than the whole context budget (${n(budget)}, contextMaxChars): it is sent whole, and the model may refuse it or see only part of it.`;
 }

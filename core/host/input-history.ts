@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { foldedText } from '../text/pasted-text.js';
 
 /** Entries kept in the `history` file. */
 export const HISTORY_SIZE = 1000;
@@ -25,10 +26,11 @@ export async function loadHistory(file: string): Promise<string[]> {
 
 /**
  * What of an entry the history keeps: the address of a sign-in pasted back (`/mcp login <server> <address>`)
- * carries a one-use authorization code, so only `/mcp login <server>` is kept.
+ * carries a one-use authorization code, so only `/mcp login <server>` is kept; a long paste is kept as its start
+ * and its size (a history of 200 KB entries would be slow to load and to scroll through).
  */
 export function forHistory(entry: string): string {
-  return entry.replace(/^(\s*\/mcp\s+login\s+\S+)\s+\S[\s\S]*$/, '$1');
+  return foldedText(entry.replace(/^(\s*\/mcp\s+login\s+\S+)\s+\S[\s\S]*$/, '$1'));
 }
 
 /** Saves the history (newest first in memory, oldest first on disk), atomically and 0600. */

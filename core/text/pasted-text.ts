@@ -67,3 +67,45 @@ export class PastedText {
     return '';
   }
 }
+
+/** A paste longer than this is shown folded in the prompt and the transcript, and sent whole. */
+export const FOLDED_PASTE_CHARS = 2_000;
+
+/** `2,543 lines, 200 KB`: how big a text is, as a folded paste says it. */
+export function pasteSize(text: string): string {
+  const lines = text.split('\n').length;
+  const kb = Math.max(1, Math.round(new TextEncoder().encode(text).length / 1024));
+  return `${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}, ${kb.toLocaleString('en-US')} KB`;
+}
+
+/** A long text as one line: its start, then how much more there is (the transcript's echo of a long message). */
+export function foldedText(text: string): string {
+  if (text.length <= FOLDED_PASTE_CHARS) return text;
+  const start = (text.split('\n')[0] ?? '').slice(0, 120);
+  return `${start}… [${pasteSize(text)}]`;
+}
+
+/**
+ * Long pastes kept out of the line being edited: each stands there as `[Pasted text #1: 2,543 lines, 200 KB]`,
+ * and the line is expanded back to the whole text when it is sent.
+ */
+export class PasteFolds {
+  private readonly texts = new Map<string, string>();
+
+  /** The text itself when short; else the placeholder that stands for it. */
+  fold(text: string): string {
+    if (text.length <= FOLDED_PASTE_CHARS) return text;
+    const placeholder = `[Pasted text #${this.texts.size + 1}: ${pasteSize(text)}]`;
+    this.texts.set(placeholder, text);
+    return placeholder;
+  }
+
+  /** The line with every placeholder of this run replaced by its text. */
+  expand(line: string): string {
+    if (!this.texts.size || !line.includes('[Pasted text #')) return line;
+    return line.replace(
+      /\[Pasted text #\d+: [^\]]*\]/g,
+      (placeholder) => this.texts.get(placeholder) ?? placeholder,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
 import { inertLine, inertText, inertValue } from '../text/inert-text.js';
+import { foldedText } from '../text/pasted-text.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';
@@ -77,7 +78,8 @@ export class TranscriptRenderer {
         return this.prompt(event.text);
       case 'input':
         if (event.reply) return this.newline(event.text);
-        return this.line(this.styles.bold(`${PROMPT}${event.text}`)); // the user's own words stand out
+        // The user's own words stand out; a long paste is one line, not thousands (it was sent whole).
+        return this.line(this.styles.bold(`${PROMPT}${foldedText(event.text)}`));
       case 'command-output':
         return event.lines.length ? this.line(event.lines.join('\n')) : '';
       case 'images':

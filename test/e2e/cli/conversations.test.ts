@@ -247,3 +247,47 @@ describe('nothing the user typed is lost', () => {
     await hac.exited;
   });
 });
+
+describe('typing and pasting long text', () => {
+  /** 2,543 lines, about 200 KB: a log someone pastes to ask about. */
+  const LOG = Array.from(
+    { length: 2543 },
+    (_, i) => `${String(i).padStart(5)} INFO request served in 12 ms ${'·'.repeat(40)}`,
+  ).join('\n');
+
+  it('alt-enter-ctrl-j-and-a-trailing-backslash-type-line-breaks-and-enter-sends', async () => {
+    const { fake, hac, lastUser } = await start();
+    fake.reply(openaiReply.text(['Three lines.']));
+    await hac.type('o', 'n', 'e');
+    hac.write('\x1b\r'); // Alt+Enter
+    await hac.waitFor('one␤');
+    await hac.type('t', 'w', 'o', '\n'); // Ctrl+J
+    await hac.waitFor('one␤two␤');
+    await hac.type('t', 'h', 'r', 'e', 'e', '\\');
+    hac.write('\r'); // Enter after a backslash
+    await hac.waitFor('one␤two␤three␤');
+    hac.write('four\r');
+    await hac.waitFor('Three lines.');
+    expect(lastUser(0)).toBe('one\ntwo\nthree\nfour');
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('a-200-kb-paste-is-one-folded-line-sent-whole-kept-short-in-history-and-warned-about', async () => {
+    const { fake, hac, home, lastUser } = await start();
+    fake.reply(openaiReply.text(['A long log.']));
+    const before = hac.output.length;
+    hac.write(`Why so slow? \x1b[200~${LOG}\x1b[201~`);
+    await hac.waitFor(/Why so slow\? \[Pasted text #1: 2,543 lines, \d+ KB\]/);
+    expect(hac.output.length - before).toBeLessThan(2_000); // one line drawn, not 1,600 rows
+    hac.write('\r');
+    await hac.waitFor('more than the whole context budget (80,000, contextMaxChars)');
+    await hac.waitFor('A long log.');
+    expect(lastUser(0)).toBe(`Why so slow? ${LOG}`);
+    hac.write('/exit\r');
+    await hac.exited;
+    const history = readFileSync(path.join(home, '.humble-ai-cli', 'history'), 'utf8');
+    expect(history).toContain('Why so slow? [Pasted text #1: 2,543 lines');
+    expect(history.length).toBeLessThan(1_000);
+  });
+});

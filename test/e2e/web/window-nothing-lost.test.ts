@@ -100,5 +100,36 @@ describe.skipIf(NO_BROWSER)(
         'go on',
       ]);
     });
+
+    it('a-200-kb-paste-stands-folded-in-the-prompt-and-the-transcript-and-is-sent-whole', async () => {
+      const { fake, web } = await startWeb();
+      fake.reply(openaiReply.text(['A long log.']));
+      const page = await open(web.url);
+      const log = Array.from(
+        { length: 2543 },
+        (_, i) => `${i} INFO request served in 12 ms ${'·'.repeat(40)}`,
+      ).join('\n');
+      await page.locator('#prompt').focus();
+      await page.keyboard.insertText('Why so slow? ');
+      await page.evaluate((pasted) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', pasted);
+        const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+        if (document.querySelector('#prompt')!.dispatchEvent(event))
+          document.execCommand('insertText', false, pasted);
+      }, log);
+      expect(await page.locator('#prompt').inputValue()).toMatch(
+        /^Why so slow\? \[Pasted text #1: 2,543 lines, \d+ KB\]$/,
+      );
+      await page.keyboard.press('Enter');
+      await waitForTranscript(page, /A long log\./);
+      expect(lastAsked(fake).at(-1)).toBe(`Why so slow? ${log}`);
+      const text = await waitForTranscript(page, /A long log\./);
+      expect(text).toMatch(
+        /humble-ai> Why so slow\? 0 INFO request served in 12 ms ·+… \[2,543 lines, \d+ KB\]/,
+      );
+      expect(text.trimEnd().split('\n').length).toBeLessThan(20); // not 1,580 echoed lines
+      expect(text).toContain('more than the whole context budget');
+    });
   },
 );

@@ -68,4 +68,15 @@ describe('bracketed paste', () => {
   it('puts-history-and-drafts-into-the-line-as-text', () => {
     expect(asInputLine('one\ntwo\tthree\x03\x1b[2J')).toBe(`one${PASTED_NEWLINE}two${PASTED_TAB}three`);
   });
+
+  it('alt-enter-ctrl-j-and-a-backslash-before-enter-insert-a-line-break-enter-sends', async () => {
+    const N = PASTED_NEWLINE;
+    expect(await filter(['one', '\x1b\r', 'two', '\n', 'three\\', '\r', 'four\r'])).toBe(
+      `one${N}two${N}three\\\x7f${N}four\r`,
+    );
+    // Alt+Enter split across reads, as a slow terminal may send it.
+    expect(await filter(['a\x1b', '\rb\r'])).toBe(`a${N}b\r`);
+    // A backslash that is not the last key typed before Enter stays: the line is sent.
+    expect(await filter(['x\\', '\x1b[D', '\r'])).toBe('x\\\x1b[D\r');
+  });
 });
