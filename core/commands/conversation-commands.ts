@@ -43,8 +43,16 @@ export async function deleteCommand(ctx: CommandContext, arg: string): Promise<C
 export async function exportCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
   const [first = '', ...rest] = arg.trim().split(/\s+/).filter(Boolean);
   const format = first === 'md' || first === 'json' ? first : 'md';
+  // A lone word without a dot or a slash is a format (`/export pdf`), never a file name.
+  if (first && format !== first && !rest.length && !/[./\\]/.test(first))
+    return { lines: [`Unknown export format "${first}": use md or json, e.g. /export md ~/notes/chat.md`] };
   const target = (first === 'md' || first === 'json' ? rest : [first, ...rest]).join(' ') || undefined;
-  const written = await ctx.exportSession(format, target, false);
+  let written: Awaited<ReturnType<CommandContext['exportSession']>>;
+  try {
+    written = await ctx.exportSession(format, target, false);
+  } catch (error) {
+    return { lines: [`Not exported: ${error instanceof Error ? error.message : String(error)}`] };
+  }
   if (!written) return { lines: ['Nothing to export yet: the session is saved with its first answer.'] };
   if ('file' in written) return { lines: [`Exported this conversation to ${written.file}`] };
   return {

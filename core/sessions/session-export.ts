@@ -1,3 +1,4 @@
+import { fileAccessError } from '../fs/file-access.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assetsDir } from './session-assets.js';
@@ -77,6 +78,11 @@ export type ExportResult = { file: string } | { exists: string };
  * (the session file as saved, its pictures beside it too), to `target` (a file, or a folder for the session's own
  * name), else the current folder. An existing file is never replaced unless `overwrite`.
  */
+/** An export that could not be written, said in one line (the path and what to do). */
+export class ExportError extends Error {
+  override readonly name = 'ExportError';
+}
+
 export async function exportSession(
   sessionFile: string,
   session: SessionFile,
@@ -99,8 +105,11 @@ export async function exportSession(
   try {
     await fs.writeFile(file, text, { flag: overwrite ? 'w' : 'wx', mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { exists: file };
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return { exists: file };
+    if (code === 'ENOENT')
+      throw new ExportError(`${path.dirname(file)} does not exist: create it first, or give another path.`);
+    throw fileAccessError(error, file, 'write');
   }
   const images = session.messages.flatMap((m) => m.images ?? []);
   if (images.length) await fs.cp(assetsDir(sessionFile), assets, { recursive: true, force: overwrite });

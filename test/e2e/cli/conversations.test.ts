@@ -291,3 +291,18 @@ describe('typing and pasting long text', () => {
     expect(history.length).toBeLessThan(1_000);
   });
 });
+
+describe('export says what it cannot do', () => {
+  it('an-unknown-format-and-a-missing-folder-are-refused-in-one-line', async () => {
+    const { fake, home, say } = await start();
+    fake.reply(openaiReply.text(['Exportable.']));
+    await say('something to keep', 'Exportable.');
+    await say('/export pdf', 'Unknown export format "pdf": use md or json');
+    expect(existsSync(path.join(home, 'pdf'))).toBe(false);
+    const missing = path.join(home, 'no-such-folder', 'chat.md');
+    await say(`/export md ${missing}`, `Not exported: ${path.dirname(missing)} does not exist`);
+    expect(existsSync(missing)).toBe(false);
+    await say('/export md chat.md', 'Exported this conversation to');
+    expect(readFileSync(path.join(home, 'chat.md'), 'utf8')).toContain('Exportable.');
+  });
+});
