@@ -77,8 +77,10 @@ export class PasteAwareInput extends Transform {
   }
 
   /**
-   * Keys typed: Alt+Enter (`ESC CR` or `ESC LF`), Ctrl+J (a lone LF) and Enter after a `\` (which Backspace then
-   * takes away) become a line break in the line; everything else goes to readline as it came.
+   * Keys typed: Alt+Enter (`ESC CR` or `ESC LF`), Ctrl+J and Enter after a `\` (which Backspace then takes away)
+   * become a line break in the line; everything else goes to readline as it came. Ctrl+J is an LF read on its own,
+   * as a key press is: keys typed before hac put the terminal in raw mode arrive as one cooked line whose Enter is
+   * an LF too, and that one must send.
    */
   private typedBytes(bytes: Buffer): Buffer {
     if (!bytes.includes(0x0a) && !bytes.includes(0x0d)) {
@@ -92,7 +94,7 @@ export class PasteAwareInput extends Transform {
       if (byte === 0x1b && (next === 0x0d || next === 0x0a)) {
         out.push(...NEWLINE_MARKER);
         i += 1;
-      } else if (byte === 0x0a) out.push(...NEWLINE_MARKER);
+      } else if (byte === 0x0a && bytes.length === 1) out.push(...NEWLINE_MARKER);
       else if (byte === 0x0d && this.lastTyped === 0x5c) out.push(0x7f, ...NEWLINE_MARKER);
       else out.push(byte);
       this.lastTyped = out.at(-1) ?? -1;

@@ -83,7 +83,7 @@ describe('hac chat in a pseudo-terminal', () => {
     expect(fake.requests[0]!.body.messages.at(-1).content).toBe('first line\nsecond line');
   });
 
-  it('ctrl-c-mid-stream-cancels-and-the-next-request-forgets-the-question', async () => {
+  it('ctrl-c-mid-stream-cancels-and-the-next-request-keeps-the-question-and-the-partial-answer', async () => {
     const { fake, home } = await setup();
     fake.reply(
       openaiReply.answer({ text: ['partial answer'], end: 'stall' }),
@@ -99,7 +99,12 @@ describe('hac chat in a pseudo-terminal', () => {
     const at = await hac.waitFor('humble-ai> ', { from: plain(hac.output).indexOf('Response cancelled.') });
     hac.write('next\r');
     const second = await hac.waitFor('second answer', { from: at });
-    expect(JSON.stringify(fake.requests[1]!.body.messages)).not.toContain('slow question');
+    const messages = fake.requests[1]!.body.messages.slice(1) as { content: string }[];
+    expect(messages.map((m) => m.content)).toEqual([
+      'slow question',
+      'partial answer\n\n[cancelled by the user]',
+      'next',
+    ]);
     await hac.waitFor('humble-ai> ', { from: second });
     hac.write('\x03');
     expect((await hac.exited).exitCode).toBe(0);

@@ -84,7 +84,8 @@ describe.skipIf(NO_BROWSER)(
       await send(page, 'y');
       const text = await waitForTranscript(page, /end\./);
       expect(text).toContain('Quoted: \\x1b[2J\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b]0;pwned\\x07 end.');
-      expect(text).toContain('humble-ai> hello\nWaiting for response...\nFirst answer.'); // nothing was cleared
+      // Nothing was cleared: the first exchange is still there above the second (under load a line may come between).
+      expect(text).toMatch(/^humble-ai> hello\n(?:.*\n)*?First answer\.\nhumble-ai> read a\n/);
       expect(text).toContain('fs/read_file returned');
       expect(await page.title()).toBe(title);
     });

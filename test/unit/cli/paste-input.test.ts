@@ -76,6 +76,8 @@ describe('bracketed paste', () => {
     );
     // Alt+Enter split across reads, as a slow terminal may send it.
     expect(await filter(['a\x1b', '\rb\r'])).toBe(`a${N}b\r`);
+    // Keys typed before raw mode come as one cooked line: its LF is Enter, not Ctrl+J.
+    expect(await filter(['\x1b[A\x1b[A\n'])).toBe('\x1b[A\x1b[A\n');
     // A backslash that is not the last key typed before Enter stays: the line is sent.
     expect(await filter(['x\\', '\x1b[D', '\r'])).toBe('x\\\x1b[D\r');
   });
