@@ -118,3 +118,18 @@ export async function send(page: Page, text: string): Promise<void> {
   await page.keyboard.insertText(text);
   await page.keyboard.press('Enter');
 }
+
+/**
+ * Pastes text into the prompt as the browser does for Ctrl+V: a paste event carrying the clipboard's text. A paste
+ * the page leaves alone is inserted by the browser itself; a synthetic event is not, so it is inserted here.
+ */
+export function paste(page: Page, text: string): Promise<void> {
+  return page.evaluate((pasted) => {
+    const prompt = document.querySelector<HTMLTextAreaElement>('#prompt')!;
+    prompt.focus();
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    if (prompt.dispatchEvent(event)) document.execCommand('insertText', false, pasted);
+  }, text);
+}

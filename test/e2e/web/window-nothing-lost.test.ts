@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+import { HacWeb, launchChromium, NO_BROWSER, paste, send, waitForTranscript } from '../../helpers/web.js';
 
 // What the user typed stays, in the window too: a failed question can be asked again from its ⋯ menu, a
 // stopped answer is kept as far as it came, and exchanges taken back are dimmed so the screen says what the
@@ -111,13 +111,7 @@ describe.skipIf(NO_BROWSER)(
       ).join('\n');
       await page.locator('#prompt').focus();
       await page.keyboard.insertText('Why so slow? ');
-      await page.evaluate((pasted) => {
-        const data = new DataTransfer();
-        data.setData('text/plain', pasted);
-        const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-        if (document.querySelector('#prompt')!.dispatchEvent(event))
-          document.execCommand('insertText', false, pasted);
-      }, log);
+      await paste(page, log);
       expect(await page.locator('#prompt').inputValue()).toMatch(
         /^Why so slow\? \[Pasted text #1: 2,543 lines, \d+ KB\]$/,
       );

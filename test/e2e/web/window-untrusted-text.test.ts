@@ -9,6 +9,7 @@ import {
   HacWeb,
   launchChromium,
   NO_BROWSER,
+  paste,
   send,
   transcriptLines,
   waitForTranscript,
@@ -30,19 +31,6 @@ async function startWeb(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; w
   const web = await HacWeb.start(home);
   cleanups.push(() => web.stop());
   return { fake, web };
-}
-
-/** Pastes text into the prompt as the browser does for Ctrl+V: a paste event carrying the clipboard's text. */
-function paste(page: Page, text: string): Promise<void> {
-  return page.evaluate((pasted) => {
-    const prompt = document.querySelector<HTMLTextAreaElement>('#prompt')!;
-    prompt.focus();
-    const data = new DataTransfer();
-    data.setData('text/plain', pasted);
-    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-    // A paste the page leaves alone is inserted by the browser itself; a synthetic event is not, so do it here.
-    if (prompt.dispatchEvent(event)) document.execCommand('insertText', false, pasted);
-  }, text);
 }
 
 describe.skipIf(NO_BROWSER)(
