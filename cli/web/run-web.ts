@@ -8,8 +8,9 @@ import { startWebServer } from './web-server.js';
 export const WEB_USAGE = 'Usage: hac web [--port N] [--open]';
 
 /**
- * `hac web`: serves the desktop page to a browser on this machine and prints its one URL line. Runs
- * until SIGINT/SIGTERM or `/exit` in a tab; both close MCP sessions; exit 0.
+ * `hac web`: serves the desktop page to a browser on this machine and prints its one URL line. Runs until
+ * SIGINT/SIGTERM in its own terminal (`/exit` in a tab ends that tab's conversation only); closes MCP sessions;
+ * exit 0.
  */
 export async function runWeb(argv: string[]): Promise<number> {
   let port: number;
@@ -51,7 +52,6 @@ export async function runWeb(argv: string[]): Promise<number> {
       runtime: source,
       history,
       logger,
-      onExit: () => finish(),
     });
   } catch (error) {
     process.stderr.write(`hac: cannot serve on 127.0.0.1:${port}: ${(error as Error).message}\n`);

@@ -26,8 +26,6 @@ export interface WebServerOptions {
   runtime: RuntimeSource;
   history: InputHistory;
   logger: Logger;
-  /** `/exit` (or Ctrl+C twice) ended the last open conversation: hac web ends too. */
-  onExit(): void;
 }
 
 export interface WebServer {
@@ -125,11 +123,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         runtime: options.runtime,
         history: options.history,
         sendEvents: (events) => send(kept.get(id)?.socket, { type: 'events', events }),
-        // This tab's conversation ends (its page offers a new one); the server ends with the last one.
+        // This tab's conversation ends (its page offers a new one); nothing a page does stops the server, which
+        // ends from its own terminal (its conversations may belong to tabs that come back).
         onExit: () => {
           forget(id);
           options.logger.info(`hac web: a conversation ended (${attached()} open).`);
-          if (attached() === 0) options.onExit();
         },
       });
       entry = { chat, socket: ws };

@@ -386,12 +386,23 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     await waitForTranscript(page, /Working now\./);
   });
 
-  it('/exit ends the server with exit 0 and the page says so', async () => {
-    const { web } = await startWeb();
+  it('/exit and ctrl-c-twice-in-the-last-tab-end-its-conversation-only-the-server-serves-on', async () => {
+    const { fake, web } = await startWeb();
     const page = await open(web.url);
     await send(page, '/exit');
-    expect(await web.exited).toBe(0);
-    await expect.poll(() => page.locator('#status').innerText()).toContain('hac has ended');
+    await expect.poll(() => page.locator('#status').innerText()).toContain('This conversation has ended.');
     expect(await page.locator('#prompt').isDisabled()).toBe(true);
+    // The page offers a new conversation; the server is still there for it and for any other tab.
+    await page.getByRole('button', { name: 'Start a new conversation' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+    await page.locator('#prompt').press('Control+c');
+    await page.locator('#prompt').press('Control+c');
+    await expect.poll(() => page.locator('#status').innerText()).toContain('This conversation has ended.');
+    const other = await open(web.url);
+    fake.reply(openaiReply.text(['Still here.']));
+    await send(other, 'are you there?');
+    await waitForTranscript(other, /Still here\./);
+    const exited = await Promise.race([web.exited, new Promise((r) => setTimeout(() => r('serving'), 300))]);
+    expect(exited).toBe('serving');
   });
 });
