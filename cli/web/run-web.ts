@@ -7,6 +7,16 @@ import { startWebServer } from './web-server.js';
 
 export const WEB_USAGE = 'Usage: hac web [--port N] [--open]';
 
+const WEB_HELP = `${WEB_USAGE}
+
+Serves hac's window to a browser on this machine (127.0.0.1 only) and prints its address, with its key.
+Each tab is a conversation of its own; hac web runs until Ctrl+C (or SIGTERM) in this terminal.
+
+  --port N   the port to serve on (0 or absent: a free one)
+  --open     open the address in your browser
+  --help     this text
+`;
+
 /**
  * `hac web`: serves the desktop page to a browser on this machine and prints its one URL line. Runs until
  * SIGINT/SIGTERM in its own terminal (`/exit` in a tab ends that tab's conversation only); closes MCP sessions;
@@ -19,8 +29,12 @@ export async function runWeb(argv: string[]): Promise<number> {
     const { values } = nodeUtil.parseArgs({
       args: argv,
       strict: true,
-      options: { port: { type: 'string' }, open: { type: 'boolean' } },
+      options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } },
     });
+    if (values.help) {
+      process.stdout.write(WEB_HELP);
+      return EXIT.ok;
+    }
     port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new Error(`--port takes 0-65535 (got "${values.port}")`);

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
+import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 import {
   HacWeb,
@@ -116,6 +117,16 @@ describe('hac web: the server (R-DESK-6)', () => {
     const other = await HacWeb.start(tempDir());
     other.signal('SIGINT');
     expect(await other.exited).toBe(0);
+  });
+
+  it('help-prints-its-usage-and-exits-0-an-unknown-option-exits-2', async () => {
+    const home = tempDir();
+    const help = await runHac(home, ['web', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: hac web [--port N] [--open]');
+    const wrong = await runHac(home, ['web', '--nope']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('Usage: hac web');
   });
 
   it('refuses a call that does not match the bridge and closes that socket', async () => {
