@@ -99,7 +99,7 @@ export function createPromptInput({
     const now = Date.now();
     if (now - lastIdleInterrupt <= QUIT_WINDOW_MS) return void bridge.submit('/exit');
     lastIdleInterrupt = now;
-    status.say('Press Ctrl+C again to quit.');
+    status.say('Press Ctrl+C again to end this conversation.');
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

@@ -83,11 +83,14 @@ describe.skipIf(NO_BROWSER)(
       await a.waitForFunction(() => document.activeElement?.id === 'prompt');
       expect(await a.locator('#prompt').isDisabled()).toBe(false);
       await expect.poll(() => status(a)).toContain('ready');
-      // /exit in the last open conversations ends hac web.
+      // /exit in the last open conversations ends them, not hac web: a new tab still gets a conversation.
       await send(a, '/exit');
       await send(b, '/exit');
-      expect(await web.exited).toBe(0);
-      await expect.poll(() => status(b)).toContain('hac has ended');
+      await expect.poll(() => status(b)).toBe('This conversation has ended.');
+      const c = await open(web);
+      fake.reply(openaiReply.text(['a new tab']));
+      await send(c, 'hello again');
+      await waitForTranscript(c, /a new tab/);
     });
 
     it('a-question-cancelled-with-ctrl-c-takes-its-buttons-and-placeholder-and-nothing-reaches-the-model', async () => {

@@ -1,0 +1,74 @@
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+
+// How the window draws text, checked on the pixels of screenshots (what a reader sees, not what the DOM says).
+const tempDir = useTempDir('hac-web-');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The pixels of the transcript row whose text starts with `start`, and the 3 px below it, as raw RGBA. */
+async function rowPixels(page: Page, start: string): Promise<Buffer> {
+  const box = await page.evaluate((text) => {
+    const row = [...document.querySelectorAll('.xterm-rows > div')].find((r) =>
+      r.textContent?.startsWith(text),
+    );
+    const rect = row!.getBoundingClientRect();
+    // A descender may hang a pixel or two below its row's box: that is where an underscore is drawn.
+    return { x: rect.x, y: rect.y, width: 400, height: rect.height + 3 };
+  }, start);
+  const png = await page.screenshot({ clip: box });
+  return sharp(png).raw().ensureAlpha().toBuffer();
+}
+
+describe.skipIf(NO_BROWSER)(
+  `the window's text on screen${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it.each(['dark', 'light'] as const)(
+      'underscores-are-drawn-at-100-percent-in-the-%s-theme',
+      async (scheme) => {
+        const fake = await startOpenAIFake();
+        cleanups.push(() => fake.close());
+        const home = tempDir();
+        writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
+        const web = await HacWeb.start(home);
+        cleanups.push(() => web.stop());
+        const page = await browser.newPage({ viewport: { width: 1100, height: 500 }, colorScheme: scheme });
+        cleanups.push(() => page.close());
+        await page.goto(web.url);
+        await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+        // The same text twice, once with underscores and once with spaces where they were: only they differ.
+        fake.reply(openaiReply.text(['snake_case_name $OPENAI_API_KEY\nsnake case name $OPENAI API KEY']));
+        await send(page, 'names');
+        await waitForTranscript(page, /snake case name/);
+        await page.evaluate(() => window.hacIdle!());
+        const withUnderscores = await rowPixels(page, 'snake_');
+        const withSpaces = await rowPixels(page, 'snake ');
+        let differing = 0;
+        for (let i = 0; i < withUnderscores.length; i += 4) {
+          const delta = [0, 1, 2].reduce(
+            (sum, c) => sum + Math.abs(withUnderscores[i + c]! - withSpaces[i + c]!),
+            0,
+          );
+          if (delta > 60) differing++;
+        }
+        // Four underscores of about 7 px each, at least a pixel high each: their ink is what differs.
+        expect(differing).toBeGreaterThan(20);
+      },
+    );
+  },
+);
