@@ -43,6 +43,10 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
   let folding = false;
   const thinkingLines = new WeakMap<HostEvent, IMarker>();
 
+  /** The syntax highlighter once loaded: every renderer made after that (a redraw) has it from the start. */
+  let highlight: Awaited<ReturnType<typeof loadHighlighter>> | undefined;
+  let loading = false;
+
   /** Answers as styled Markdown when config.json says so; xterm.js shows OSC 8 links. */
   const showMarkdown = (on: boolean) => {
     if (on === markdown) return;
@@ -50,13 +54,21 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
     transcript.markdown = on
       ? { hyperlinks: true, columns: () => terminal.cols, codeMarks: true }
       : undefined;
-    if (on) {
-      const styled = transcript;
-      void loadHighlighter().then(
-        (highlight) => (styled.highlighter = highlight),
-        () => undefined, // unhighlighted code is still code
-      );
-    }
+    if (!on) return;
+    if (highlight) return void (transcript.highlighter = highlight);
+    if (loading) return;
+    loading = true;
+    void loadHighlighter().then(
+      (loaded) => {
+        highlight = loaded;
+        transcript.highlighter = loaded;
+        // A conversation drawn before it came (a reload, a resume) had its code plain: drawn again, coloured, once
+        // what is being written is on screen (a reset before that would let the old writes land after it).
+        if (shown.list().some((e) => e.type === 'text-delta' && e.text.includes('```')))
+          void drawn.then(() => redraw());
+      },
+      () => undefined, // unhighlighted code is still code
+    );
   };
   const write = (text: string) => void (drawn = view.write(wrap.push(text)));
   const marked = (event: HostEvent) =>

@@ -70,5 +70,35 @@ describe.skipIf(NO_BROWSER)(
         expect(differing).toBeGreaterThan(20);
       },
     );
+
+    it('code-keeps-its-colours-when-the-conversation-is-drawn-again-after-a-reload', async () => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
+      cleanups.push(() => page.close());
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      fake.reply(openaiReply.text(['Here:\n\n```js\nconst answer = 42;\n```\n']));
+      await send(page, 'code please');
+      await waitForTranscript(page, /const answer = 42;/);
+      /** The colours of the word `const` on screen (c: not the default colour). */
+      const constColours = () =>
+        page.evaluate(async () => {
+          await window.hacIdle!();
+          const lines = window.hacTranscript!.lines();
+          const row = lines.findIndex((line) => line.includes('const answer'));
+          return window.hacTranscript!.styles(row).slice(0, 5).join(' ');
+        });
+      await expect.poll(constColours).toMatch(/^c:\S*c\S* o:\S*c/);
+      const coloured = await constColours();
+      await page.reload();
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      await waitForTranscript(page, /const answer = 42;/);
+      await expect.poll(constColours).toBe(coloured);
+    });
   },
 );
