@@ -13,12 +13,13 @@ export function createStatusLine(element: HTMLElement, state: ChatState): Status
   const show = () => {
     if (state.ended === 'hac') element.textContent = 'hac has ended. You can close this window.';
     else if (state.ended) element.textContent = 'This conversation has ended.';
-    else if (status) element.textContent = statusText(status, state.asking);
+    else if (status) fitStatus(element, statusText(status, state.asking));
   };
+  new ResizeObserver(() => show()).observe(element);
   return {
     react(event) {
       if (event.type === 'status') status = event.status;
-      if (['status', 'prompt', 'prompt-withdrawn', 'input', 'exit'].includes(event.type)) show();
+      if (['status', 'prompt', 'form', 'prompt-withdrawn', 'input', 'exit'].includes(event.type)) show();
     },
     say(text) {
       element.textContent = text;
@@ -26,7 +27,46 @@ export function createStatusLine(element: HTMLElement, state: ChatState): Status
   };
 }
 
-function statusText(status: ChatStatus, asking: boolean): string {
+/** Which parts of the status go first when the line is too narrow (480 px, 150% zoom): the least telling. */
+const GIVES_WAY = ['workspace: ', 'ctx ', ' tokens', 'tools: ', 'MCP ', 'no MCP'];
+
+/**
+ * The status line's parts, the least telling taken away while they do not fit (the workspace first; the model's
+ * name is cut last); what hac is doing always shows.
+ */
+function fitStatus(element: HTMLElement, texts: string[]): void {
+  const parts = [...texts];
+  const draw = () =>
+    element.replaceChildren(
+      ...parts.flatMap((text, i) => {
+        const part = document.createElement('span');
+        part.textContent = text;
+        if (i === parts.length - 1) part.className = 'status-state';
+        return i === 0 ? [part] : [gap(), part];
+      }),
+    );
+  const overflows = () => element.scrollWidth > element.clientWidth;
+  draw();
+  for (const marker of GIVES_WAY) {
+    if (!overflows()) return;
+    const at = parts.findIndex((text, i) => i > 0 && i < parts.length - 1 && text.includes(marker));
+    if (at === -1) continue;
+    parts.splice(at, 1);
+    draw();
+  }
+  while (overflows() && parts.length > 1 && parts[0]!.length > 2) {
+    parts[0] = `${parts[0]!.replace(/…$/, '').slice(0, -2)}…`;
+    draw();
+  }
+}
+
+function gap(): HTMLElement {
+  const span = document.createElement('span');
+  span.textContent = '  ·  ';
+  return span;
+}
+
+function statusText(status: ChatStatus, asking: boolean): string[] {
   const model = status.model ? `${status.model} (${status.provider})` : 'no model: /set-model';
   const signIn = status.mcp.needSignIn ? ` (${status.mcp.needSignIn} need sign-in: /mcp login)` : '';
   const mcp = status.mcp.configured
@@ -42,7 +82,7 @@ function statusText(status: ChatStatus, asking: boolean): string {
     ...(status.tokens ? [`${tokens(status.tokens)} tokens`] : []),
   ];
   const place = status.workspace ? [`workspace: ${status.workspace}`] : [];
-  return [model, `tools: ${status.toolMode}`, mcp, ...use, ...place, doing].join('  ·  ');
+  return [model, `tools: ${status.toolMode}`, mcp, ...use, ...place, doing];
 }
 
 /** 950, 12.3k, 1.2M: a count at a glance. */

@@ -100,5 +100,55 @@ describe.skipIf(NO_BROWSER)(
       await waitForTranscript(page, /const answer = 42;/);
       await expect.poll(constColours).toBe(coloured);
     });
+
+    it.each([
+      [480, 1],
+      [1100, 1.5],
+    ])('the-status-line-at-%i-px-and-%s-zoom-always-shows-what-hac-is-doing', async (width, zoom) => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const context = await browser.newContext({ viewport: { width, height: 600 }, deviceScaleFactor: zoom });
+      cleanups.push(() => context.close());
+      const page = await context.newPage();
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      // Zoomed as a user zooms (Ctrl+plus): the page's CSS pixels shrink.
+      if (zoom !== 1) await page.evaluate((z) => (document.documentElement.style.zoom = String(z)), zoom);
+      fake.reply(openaiReply.text(['ok']));
+      await send(page, 'a question long enough to fill the context gauge and the token count');
+      await waitForTranscript(page, /ok/);
+      const state = page.locator('#status .status-state');
+      await expect.poll(() => state.innerText()).toBe('ready');
+      const [line, shown] = [await page.locator('#status').boundingBox(), await state.boundingBox()];
+      expect(shown!.x + shown!.width).toBeLessThanOrEqual(line!.x + line!.width + 0.5);
+      // The line fits: nothing of it is cut off with an ellipsis.
+      expect(await page.locator('#status').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    });
+
+    it('the-message-menu-is-drawn-in-the-pages-font', async () => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
+      cleanups.push(() => page.close());
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      fake.reply(openaiReply.text(['ok']));
+      await send(page, 'hello');
+      await waitForTranscript(page, /ok/);
+      await page.locator('.message-menu').click();
+      const fonts = await page.evaluate(() => ({
+        item: getComputedStyle(document.querySelector('.message-menu-popup button')!).fontFamily,
+        prompt: getComputedStyle(document.querySelector('#prompt')!).fontFamily,
+      }));
+      expect(fonts.item).toBe(fonts.prompt);
+    });
   },
 );
