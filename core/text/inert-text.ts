@@ -11,12 +11,18 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
  * Text hac did not write (a model's answer, a server's description, a provider's error…) as a screen may show it:
  * each control character becomes its visible name (`\x1b`), so `\x1b[2J` is read, not obeyed, and the user sees
  * that something was there. A carriage return is dropped instead (Windows line ends keep their `\n`; a lone one
- * could only move the cursor back over a line hac wrote). Text without controls comes back as it was.
+ * could only move the cursor back over a line hac wrote). A one-cell symbol asked for as emoji (`⚠️`: U+26A0 and
+ * VS16) is shown as the symbol: terminals and xterm.js count it one cell but draw the emoji two wide, over the
+ * next character. Text with neither comes back as it was.
  */
 export function inertText(text: string): string {
-  if (!CONTROL.test(text)) return text;
-  return text.replace(CONTROLS, (c) => (c === '\r' ? '' : visibleControl(c)));
+  const shown = text.includes('\ufe0f') ? text.replace(NARROW_EMOJI, '$1') : text;
+  if (!CONTROL.test(shown)) return shown;
+  return shown.replace(CONTROLS, (c) => (c === '\r' ? '' : visibleControl(c)));
 }
+
+/** A one-cell symbol followed by VS16 (emoji presentation): the symbols that Unicode gives both presentations. */
+const NARROW_EMOJI = /([\u00a9\u00ae\u203c-\u3299])\ufe0f/g;
 
 function visibleControl(c: string): string {
   return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;

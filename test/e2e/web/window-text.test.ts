@@ -150,5 +150,41 @@ describe.skipIf(NO_BROWSER)(
       }));
       expect(fonts.item).toBe(fonts.prompt);
     });
+
+    it('an-emoji-with-a-variation-selector-takes-the-cells-it-is-drawn-in', async () => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
+      cleanups.push(() => page.close());
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      fake.reply(openaiReply.text(['⚠️X careful']));
+      await send(page, 'warn me');
+      await waitForTranscript(page, /X careful/);
+      const drawn = await page.evaluate(async () => {
+        await document.fonts.ready;
+        const lines = window.hacTranscript!.lines();
+        const y = lines.findIndex((line) => line.includes('X careful'));
+        const row = [...document.querySelectorAll('.xterm-rows > div')].find((r) =>
+          r.textContent?.includes('X careful'),
+        )!;
+        const style = getComputedStyle(row.querySelector('span') ?? row);
+        const canvas = document.createElement('canvas').getContext('2d')!;
+        canvas.font = `${style.fontSize} ${style.fontFamily}`;
+        const symbol = lines[y]!.split('X')[0]!;
+        return {
+          widths: window.hacTranscript!.widths(y).slice(0, 2),
+          glyph: canvas.measureText(symbol).width,
+          cell: canvas.measureText('M').width,
+        };
+      });
+      // One cell in xterm's buffer, and a glyph one cell wide: the X after it is not drawn over.
+      expect(drawn.widths).toEqual([1, 1]);
+      expect(drawn.glyph).toBeLessThan(drawn.cell * 1.2);
+    });
   },
 );

@@ -17,6 +17,11 @@ describe('inertText', () => {
     expect(inertText(text)).not.toMatch(ACTIVE_CONTROL);
   });
 
+  it('shows-a-one-cell-symbol-asked-for-as-emoji-as-the-symbol-so-it-keeps-its-one-cell', () => {
+    expect(inertText('⚠️ careful ❤️ ✔️ done')).toBe('⚠ careful ❤ ✔ done');
+    expect(inertText('1️⃣ 😀 ✅')).toBe('1️⃣ 😀 ✅'); // a keycap and emoji that are two cells anyway
+  });
+
   it('keeps-text-without-controls-exactly-as-it-was', () => {
     const text = 'Plain\ttext\n한국어 日本語 ✅ e\u0301 \u2028';
     expect(inertText(text)).toBe(text);
