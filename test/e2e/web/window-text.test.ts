@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
-import { writeCliHome } from '../../helpers/cli-home.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
 
@@ -38,19 +38,28 @@ describe.skipIf(NO_BROWSER)(
       await browser?.close();
     });
 
+    /** `hac web` on a fresh home with the fake model, and a page of it open and ready. */
+    async function openWindow(files: CliHomeFiles, options: Parameters<Browser['newPage']>[0]) {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, files);
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const page = await browser.newPage(options);
+      cleanups.push(() => page.close());
+      await page.goto(web.url);
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      return { fake, web, page };
+    }
+
     it.each(['dark', 'light'] as const)(
       'underscores-are-drawn-at-100-percent-in-the-%s-theme',
       async (scheme) => {
-        const fake = await startOpenAIFake();
-        cleanups.push(() => fake.close());
-        const home = tempDir();
-        writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
-        const web = await HacWeb.start(home);
-        cleanups.push(() => web.stop());
-        const page = await browser.newPage({ viewport: { width: 1100, height: 500 }, colorScheme: scheme });
-        cleanups.push(() => page.close());
-        await page.goto(web.url);
-        await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+        const { fake, page } = await openWindow(
+          { config: { markdown: false } },
+          { viewport: { width: 1100, height: 500 }, colorScheme: scheme },
+        );
         // The same text twice, once with underscores and once with spaces where they were: only they differ.
         fake.reply(openaiReply.text(['snake_case_name $OPENAI_API_KEY\nsnake case name $OPENAI API KEY']));
         await send(page, 'names');
@@ -72,16 +81,7 @@ describe.skipIf(NO_BROWSER)(
     );
 
     it('code-keeps-its-colours-when-the-conversation-is-drawn-again-after-a-reload', async () => {
-      const fake = await startOpenAIFake();
-      cleanups.push(() => fake.close());
-      const home = tempDir();
-      writeCliHome(home, fake.baseUrl);
-      const web = await HacWeb.start(home);
-      cleanups.push(() => web.stop());
-      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
-      cleanups.push(() => page.close());
-      await page.goto(web.url);
-      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      const { fake, page } = await openWindow({}, { viewport: { width: 1100, height: 500 } });
       fake.reply(openaiReply.text(['Here:\n\n```js\nconst answer = 42;\n```\n']));
       await send(page, 'code please');
       await waitForTranscript(page, /const answer = 42;/);
@@ -130,16 +130,7 @@ describe.skipIf(NO_BROWSER)(
     });
 
     it('the-message-menu-is-drawn-in-the-pages-font', async () => {
-      const fake = await startOpenAIFake();
-      cleanups.push(() => fake.close());
-      const home = tempDir();
-      writeCliHome(home, fake.baseUrl);
-      const web = await HacWeb.start(home);
-      cleanups.push(() => web.stop());
-      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
-      cleanups.push(() => page.close());
-      await page.goto(web.url);
-      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      const { fake, page } = await openWindow({}, { viewport: { width: 1100, height: 500 } });
       fake.reply(openaiReply.text(['ok']));
       await send(page, 'hello');
       await waitForTranscript(page, /ok/);
@@ -152,16 +143,10 @@ describe.skipIf(NO_BROWSER)(
     });
 
     it('an-emoji-with-a-variation-selector-takes-the-cells-it-is-drawn-in', async () => {
-      const fake = await startOpenAIFake();
-      cleanups.push(() => fake.close());
-      const home = tempDir();
-      writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
-      const web = await HacWeb.start(home);
-      cleanups.push(() => web.stop());
-      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
-      cleanups.push(() => page.close());
-      await page.goto(web.url);
-      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      const { fake, page } = await openWindow(
+        { config: { markdown: false } },
+        { viewport: { width: 1100, height: 500 } },
+      );
       fake.reply(openaiReply.text(['⚠️X careful']));
       await send(page, 'warn me');
       await waitForTranscript(page, /X careful/);
