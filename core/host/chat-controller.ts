@@ -208,10 +208,12 @@ export class ChatController {
     }
   }
 
-  /** Removes attachment `index` (0-based) before it is sent. */
+  /** Removes attachment `index` (0-based) before it is sent, and says so under the line that said it was attached. */
   detach(index: number): void {
-    if (!this.attached.images[index]) return;
+    const image = this.attached.images[index];
+    if (!image) return;
     this.attached.images = this.attached.images.filter((_, i) => i !== index);
+    this.emit({ type: 'command-output', lines: [`Removed ${imageLine(image)} from your next message.`] });
   }
 
   /**

@@ -88,6 +88,8 @@ describe.skipIf(NO_BROWSER)(`pictures in the window${NO_BROWSER ? ` (skipped: ${
 
     await page.getByRole('button', { name: 'Remove clip.png' }).click({ timeout: 5000 });
     await expect.poll(() => page.locator('#attachments .attachment').count()).toBe(1);
+    // The transcript said it was attached: it says it was removed, too.
+    await waitForTranscript(page, /Removed \[image: clip\.png [^\]]*\] from your next message\./);
 
     fake.reply(openaiReply.text(['An orange picture with a yellow circle.']));
     await send(page, 'what is this?');
