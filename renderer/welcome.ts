@@ -19,19 +19,25 @@ export function createWelcome(element: HTMLElement): { react(event: HostEvent): 
     hints.append(item);
   }
   element.replaceChildren(ready, hints);
-  const show = (status: ChatStatus) => {
-    const model = status.model
-      ? `${status.model} (${status.provider})`
-      : 'no model yet: choose one with /set-model';
+  let status: ChatStatus | undefined;
+  /** A question is waiting above (the first run's offer to write config.json): the welcome points to it. */
+  let asked = false;
+  const show = () => {
+    if (!status) return;
     const servers = status.mcp.configured
       ? `${status.mcp.connected} of ${status.mcp.configured} MCP servers connected`
       : 'no MCP servers';
-    ready.textContent = `Ready with ${model}; ${servers}.`;
+    if (!status.model && asked)
+      ready.textContent = `No model yet: answer the question above to set one up (${servers}).`;
+    else if (!status.model) ready.textContent = `No model yet: choose one with /set-model; ${servers}.`;
+    else ready.textContent = `Ready with ${status.model} (${status.provider}); ${servers}.`;
   };
   return {
     react(event) {
       if (element.hidden) return;
-      if (event.type === 'status') show(event.status);
+      if (event.type === 'status') status = event.status;
+      if (event.type === 'prompt' || event.type === 'prompt-withdrawn') asked = event.type === 'prompt';
+      if (['status', 'prompt', 'prompt-withdrawn'].includes(event.type)) show();
       if (event.type === 'input' || event.type === 'fatal' || event.type === 'exit') element.hidden = true;
     },
   };

@@ -18,7 +18,7 @@ export class HacWeb {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  private constructor(home: string, args: string[]) {
+  private constructor(home: string, args: string[], env: Record<string, string>) {
     this.child = spawn(process.execPath, [HAC_BIN, 'web', ...args], {
       cwd: home,
       env: {
@@ -26,6 +26,7 @@ export class HacWeb {
         HOME: home,
         HAC_HOME: path.join(home, '.humble-ai-cli'),
         LANG: 'C.UTF-8',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -34,8 +35,8 @@ export class HacWeb {
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
   }
 
-  static async start(home: string, args: string[] = []): Promise<HacWeb> {
-    const web = new HacWeb(home, args);
+  static async start(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<HacWeb> {
+    const web = new HacWeb(home, args, env);
     const deadline = Date.now() + 15_000;
     while (!web.stdout.includes('\n')) {
       if (Date.now() > deadline) throw new Error(`hac web printed no URL; stderr: ${web.stderr}`);

@@ -171,5 +171,18 @@ describe.skipIf(NO_BROWSER)(
       expect(drawn.widths).toEqual([1, 1]);
       expect(drawn.glyph).toBeLessThan(drawn.cell * 1.2);
     });
+
+    it('the-first-view-points-to-the-question-that-sets-up-a-model', async () => {
+      const home = tempDir(); // no config.json: a first run, with a key in the environment
+      const web = await HacWeb.start(home, [], { OPENAI_API_KEY: 'sk-first-run-123456' });
+      cleanups.push(() => web.stop());
+      const page = await browser.newPage({ viewport: { width: 1100, height: 500 } });
+      cleanups.push(() => page.close());
+      await page.goto(web.url);
+      await waitForTranscript(page, /config\.json/);
+      await expect
+        .poll(() => page.locator('#welcome').innerText())
+        .toContain('No model yet: answer the question above to set one up');
+    });
   },
 );
