@@ -1,8 +1,8 @@
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { Logger } from '../logging/logger.js';
-import { composeSystemPrompt, createNativeToolNames, localTimeZone } from '../prompt/index.js';
-import type { ChatModel, ChatRequest, NativeToolSpec } from '../providers/chat-model.js';
+import { createNativeToolNames, localTimeZone } from '../prompt/index.js';
+import type { ChatModel } from '../providers/chat-model.js';
 import type { MemoryBook } from '../memory/memory-book.js';
 import type { ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
@@ -16,7 +16,6 @@ import {
   summaryRequestMessages,
   type ContextSummary,
   type PrepareContextInput,
-  type PreparedContext,
 } from './context/index.js';
 import type { CompletedTurn, Conversation, TurnStep } from './conversation.js';
 
@@ -26,6 +25,7 @@ import { EventChannel, PendingAnswers, type Reply } from './event-channel.js';
 import { answerText, callModel, type ModelCallResult } from './model-call.js';
 import { resolveNativeCalls, resolvePromptCalls } from './resolve-calls.js';
 import { setUpTurn, type TurnSetup } from './turn-setup.js';
+import { turnRequest, turnSystemPrompt } from './turn-request.js';
 import { acts, fallbackLine } from './fallback.js';
 import { raceAbort } from './race-abort.js';
 import { runToolCall, TurnToolState, type RequestedCall } from './tool-runner.js';
@@ -35,7 +35,6 @@ import { addModelHint } from '../config/add-model-hint.js';
 
 export const RESPONSE_CANCELLED = 'Response cancelled.';
 export const CONNECTING_MCP = 'Connecting to MCP servers...';
-export const TOOL_LIMIT_NOTE = 'Tool call limit reached. Answer with what you have.';
 export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to choose a model.';
 
 /** What the engine is built from (wired by the runtime). */
@@ -210,7 +209,7 @@ export class Engine {
     for (let round = 0; ; round++) {
       toolState.round = round;
       const withhold = round >= config.maxToolRounds;
-      const system = this.systemPrompt(setup, withhold);
+      const system = turnSystemPrompt(setup, this.timeZone(), withhold);
       const input: PrepareContextInput = {
         system,
         history: conversation.history,
@@ -235,7 +234,7 @@ export class Engine {
         turnState = prepared.turnState;
         summary = prepared.newSummary ?? summary;
         yield* contextEvents(prepared, this.deps.logger);
-        const request = this.request(setup, prepared, withhold, names.entries, native);
+        const request = turnRequest(setup, this.timeZone(), prepared, withhold, names.entries, native);
         try {
           result = yield* callModel(
             {
@@ -351,39 +350,6 @@ export class Engine {
     }
   }
 
-  private systemPrompt(setup: TurnSetup, withhold: boolean, lastUserQuery?: string): string {
-    const system = composeSystemPrompt({
-      basePrompt: setup.basePrompt,
-      now: setup.now,
-      timeZone: this.deps.timeZone ?? localTimeZone(),
-      toolMode: setup.model.toolMode,
-      servers: withhold ? [] : setup.servers,
-      askUserTool: !withhold && setup.config.askUserTool,
-      rememberTool: !withhold && setup.memory !== undefined,
-      ...(setup.memory && { memory: setup.memory }),
-      ...(lastUserQuery !== undefined ? { lastUserQuery } : {}),
-    });
-    return withhold ? `${system}\n\n${TOOL_LIMIT_NOTE}` : system;
-  }
-
-  private request(
-    setup: TurnSetup,
-    prepared: PreparedContext,
-    withhold: boolean,
-    entries: ReturnType<typeof createNativeToolNames>['entries'],
-    native: boolean,
-  ): ChatRequest {
-    const system = this.systemPrompt(setup, withhold, prepared.lastUserQuery);
-    const request: ChatRequest = { messages: [{ role: 'system', content: system }, ...prepared.messages] };
-    if (native && !withhold && entries.length) {
-      request.tools = entries.map((e): NativeToolSpec => {
-        const tool = setup.tools.find(e.server, e.name)!;
-        return { name: e.nativeName, description: tool.description, parameters: tool.inputSchema };
-      });
-    }
-    return request;
-  }
-
   /** Keeps the answered turn (and its session file) and ends the turn. */
   private async *finish(turn: Omit<CompletedTurn, 'answeredAt'>): AsyncGenerator<EngineEvent> {
     yield* this.keep(turn);
@@ -420,6 +386,10 @@ export class Engine {
   /** The summary model's answer: stage 2 of the context window, and memory that outgrew its share. */
   private async summarise(config: HacConfig, active: ModelConfig, messages: Message[], signal: AbortSignal) {
     return answerText(await this.deps.chatModel(config.summaryModel ?? active), messages, signal);
+  }
+
+  private timeZone(): string {
+    return this.deps.timeZone ?? localTimeZone();
   }
 
   private now(): Date {

@@ -22,7 +22,7 @@ import type { Elicit } from '../mcp/index.js';
 import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
 import type { Chat, Runtime } from './runtime.js';
 import { Questions } from './questions.js';
-import { AttachedImages, gatherMessage } from './message-parts.js';
+import { AttachedImages, gatherMessage, overBudgetLine } from './message-parts.js';
 import { editLast, retry, usePrompt, type ChatParts, type MessageExtras } from './message-commands.js';
 
 export type { InterruptResult, TurnOutcome };
@@ -395,10 +395,4 @@ export class ChatController {
     const safe = this.runtime.secrets.redactDeep(event);
     for (const listener of this.listeners) listener(safe);
   }
-}
-
-/** Said before a message that alone is more than the whole context budget is sent. */
-function overBudgetLine(chars: number, budget: number): string {
-  const n = (value: number) => value.toLocaleString('en-US');
-  return `This message alone is ${n(chars)} characters, more than the whole context budget (${n(budget)}, contextMaxChars): it is sent whole, and the model may refuse it or see only part of it.`;
 }

@@ -77,3 +77,9 @@ export async function gatherMessage(
   }
   return { text: texts.join('\n\n'), images };
 }
+
+/** Said before a message that alone is more than the whole context budget is sent. */
+export function overBudgetLine(chars: number, budget: number): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `This message alone is ${n(chars)} characters, more than the whole context budget (${n(budget)}, contextMaxChars): it is sent whole, and the model may refuse it or see only part of it.`;
+}
