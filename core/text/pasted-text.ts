@@ -82,12 +82,13 @@ export function pasteSize(text: string): string {
 export function foldedText(text: string): string {
   if (text.length <= FOLDED_PASTE_CHARS) return text;
   const start = (text.split('\n')[0] ?? '').slice(0, 120);
-  return `${start}… [${pasteSize(text)}]`;
+  return `${start}… [Pasted text: ${pasteSize(text)}]`;
 }
 
 /**
- * Long pastes kept out of the line being edited: each stands there as `[Pasted text #1: 2,543 lines, 200 KB]`,
- * and the line is expanded back to the whole text when it is sent.
+ * Long pastes kept out of the line being edited: each stands there as `[Pasted text: 2,543 lines, 200 KB]` (a
+ * second paste of the same size as `[Pasted text #2: …]`), and the line is expanded back to the whole text when it
+ * is sent.
  */
 export class PasteFolds {
   private readonly texts = new Map<string, string>();
@@ -95,16 +96,18 @@ export class PasteFolds {
   /** The text itself when short; else the placeholder that stands for it. */
   fold(text: string): string {
     if (text.length <= FOLDED_PASTE_CHARS) return text;
-    const placeholder = `[Pasted text #${this.texts.size + 1}: ${pasteSize(text)}]`;
+    let placeholder = `[Pasted text: ${pasteSize(text)}]`;
+    for (let n = 2; this.texts.has(placeholder) && this.texts.get(placeholder) !== text; n++)
+      placeholder = `[Pasted text #${n}: ${pasteSize(text)}]`;
     this.texts.set(placeholder, text);
     return placeholder;
   }
 
   /** The line with every placeholder of this run replaced by its text. */
   expand(line: string): string {
-    if (!this.texts.size || !line.includes('[Pasted text #')) return line;
+    if (!this.texts.size || !line.includes('[Pasted text')) return line;
     return line.replace(
-      /\[Pasted text #\d+: [^\]]*\]/g,
+      /\[Pasted text(?: #\d+)?: [^\]]*\]/g,
       (placeholder) => this.texts.get(placeholder) ?? placeholder,
     );
   }

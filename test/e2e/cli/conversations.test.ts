@@ -278,7 +278,7 @@ describe('typing and pasting long text', () => {
     fake.reply(openaiReply.text(['A long log.']));
     const before = hac.output.length;
     hac.write(`Why so slow? \x1b[200~${LOG}\x1b[201~`);
-    await hac.waitFor(/Why so slow\? \[Pasted text #1: 2,543 lines, \d+ KB\]/);
+    await hac.waitFor(/Why so slow\? \[Pasted text: 2,543 lines, \d+ KB\]/);
     expect(hac.output.length - before).toBeLessThan(2_000); // one line drawn, not 1,600 rows
     hac.write('\r');
     await hac.waitFor('more than the whole context budget (80,000, contextMaxChars)');
@@ -287,7 +287,7 @@ describe('typing and pasting long text', () => {
     hac.write('/exit\r');
     await hac.exited;
     const history = readFileSync(path.join(home, '.humble-ai-cli', 'history'), 'utf8');
-    expect(history).toContain('Why so slow? [Pasted text #1: 2,543 lines');
+    expect(history).toContain('Why so slow? [Pasted text: 2,543 lines');
     expect(history.length).toBeLessThan(1_000);
   });
 });

@@ -113,14 +113,14 @@ describe.skipIf(NO_BROWSER)(
       await page.keyboard.insertText('Why so slow? ');
       await paste(page, log);
       expect(await page.locator('#prompt').inputValue()).toMatch(
-        /^Why so slow\? \[Pasted text #1: 2,543 lines, \d+ KB\]$/,
+        /^Why so slow\? \[Pasted text: 2,543 lines, \d+ KB\]$/,
       );
       await page.keyboard.press('Enter');
       await waitForTranscript(page, /A long log\./);
       expect(lastAsked(fake).at(-1)).toBe(`Why so slow? ${log}`);
       const text = await waitForTranscript(page, /A long log\./);
       expect(text).toMatch(
-        /humble-ai> Why so slow\? 0 INFO request served in 12 ms ·+… \[2,543 lines, \d+ KB\]/,
+        /humble-ai> Why so slow\? 0 INFO request served in 12 ms ·+…\s+\[Pasted text: 2,543 lines, \d+\s+KB\]/,
       );
       expect(text.trimEnd().split('\n').length).toBeLessThan(20); // not 1,580 echoed lines
       expect(text).toContain('more than the whole context budget');

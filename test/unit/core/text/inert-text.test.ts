@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inertLine, inertText, inertValue } from '../../../../core/text/inert-text.js';
-import { PastedText } from '../../../../core/text/pasted-text.js';
+import { foldedText, PastedText, PasteFolds } from '../../../../core/text/pasted-text.js';
 
 /** Every control character a terminal acts on (tab and newline are text). */
 const ACTIVE_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
@@ -80,5 +80,20 @@ describe('PastedText', () => {
       const text = paste(bytes.toString('latin1'), bytes.toString('utf8'));
       expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     }
+  });
+});
+
+describe('PasteFolds', () => {
+  it('stands-a-long-paste-in-the-line-as-its-size-and-sends-it-whole', () => {
+    const folds = new PasteFolds();
+    const log = 'x'.repeat(3000);
+    const other = 'y'.repeat(3000);
+    const a = folds.fold(log);
+    const b = folds.fold(other);
+    expect(a).toBe('[Pasted text: 1 line, 3 KB]');
+    expect(b).toBe('[Pasted text #2: 1 line, 3 KB]');
+    expect(folds.fold('short')).toBe('short');
+    expect(folds.expand(`see ${a} and ${b}`)).toBe(`see ${log} and ${other}`);
+    expect(foldedText(`first line\n${log}`)).toBe('first line… [Pasted text: 2 lines, 3 KB]');
   });
 });
