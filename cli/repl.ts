@@ -11,6 +11,7 @@ import {
   inertText,
   PROMPT,
   TranscriptRenderer,
+  WordWrap,
   type HostEvent,
   type Runtime,
 } from '../core/index.js';
@@ -168,9 +169,13 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = undefined;
   });
 
+  // On a terminal, prose breaks between words (a terminal breaks it anywhere): the wrap follows what hac printed,
+  // and starts again at each line the user sent (readline printed that, and left the cursor at a line's start).
+  const wordWrap = () => (terminal ? new WordWrap(() => out.columns || 80) : undefined);
+  let wrap = wordWrap();
   const printAbove = (text: string) => {
     // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.
-    if (!controller.idle) return void out.write(text);
+    if (!controller.idle) return void out.write(wrap ? wrap.push(text) : text);
     clearLine(out, 0);
     cursorTo(out, 0);
     out.write(text);
@@ -180,8 +185,10 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   controller.onEvent((event: HostEvent) => {
     switch (event.type) {
       case 'input': // readline has shown what was typed
+        wrap = wordWrap();
         return;
       case 'prompt':
+        wrap = wordWrap(); // readline asks, the answer's Enter leaves the cursor at a line's start
         return ask(event.text, event.secret);
       case 'exit':
         exitCode = 0;
@@ -197,7 +204,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         );
       default: {
         const text = transcript.render(event);
-        if (text) out.write(text);
+        if (text) out.write(wrap ? wrap.push(text) : text);
       }
     }
   });

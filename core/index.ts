@@ -16,6 +16,7 @@ export {
 } from './host/input-history.js';
 export type { HostEvent } from './types/host-event.js';
 export { TranscriptRenderer, PROMPT } from './transcript/transcript.js';
+export { WordWrap } from './transcript/word-wrap.js';
 export { stylesFor, ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { protocol } from 'electron';
-import { PAGE_FILES, pageCsp } from '../renderer/page-files.js';
+import { pageCsp, pageFile } from '../renderer/page-files.js';
 
 /** Where the page lives: `app://hac/index.html` (a custom protocol, never `file://`). */
 export const APP_ORIGIN = 'app://hac';
@@ -19,15 +19,24 @@ export function registerAppScheme(): void {
 /** Serves the page's files from `rendererDir` with the CSP; anything else (another host, `..`, unknown files) is 404. */
 export function serveRendererFile(rendererDir: string, requestUrl: string): Response {
   const url = new URL(requestUrl);
-  const entry = url.protocol === 'app:' && url.host === 'hac' ? PAGE_FILES[url.pathname] : undefined;
-  if (!entry) return new Response('Not found', { status: 404 });
-  return new Response(readFileSync(path.join(rendererDir, entry.file)), {
+  const entry = url.protocol === 'app:' && url.host === 'hac' ? pageFile(url.pathname) : undefined;
+  const body = entry && readIfThere(path.join(rendererDir, entry.file));
+  if (!entry || !body) return new Response('Not found', { status: 404 });
+  return new Response(new Uint8Array(body), {
     headers: {
       'Content-Type': entry.type,
       'Content-Security-Policy': pageCsp(),
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** After ready: answers every `app:` request from the page's files. */

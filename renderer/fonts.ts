@@ -1,38 +1,49 @@
-/** Monospace fonts whose Latin letters are exactly half as wide as their CJK characters, by script. */
-const CJK_MONO: Record<string, string[]> = {
-  ko: ["'D2Coding'", "'Sarasa Mono K'", "'NanumGothicCoding'", "'Noto Sans Mono CJK KR'"],
-  ja: ["'Noto Sans Mono CJK JP'", "'Sarasa Mono J'"],
-  zh: ["'Noto Sans Mono CJK SC'", "'Sarasa Mono SC'"],
-  'zh-tw': ["'Noto Sans Mono CJK TC'", "'Sarasa Mono TC'"],
-  'zh-hk': ["'Noto Sans Mono CJK HK'", "'Sarasa Mono HC'"],
+/** CJK fonts by script, in the shapes of that language (Han characters and punctuation differ in form and place). */
+const CJK: Record<string, string[]> = {
+  ko: ["'Noto Sans Mono CJK KR'", "'Noto Sans CJK KR'", "'Apple SD Gothic Neo'", "'Malgun Gothic'"],
+  ja: ["'Noto Sans Mono CJK JP'", "'Noto Sans CJK JP'", "'Hiragino Sans'", "'Yu Gothic'"],
+  zh: ["'Noto Sans Mono CJK SC'", "'Noto Sans CJK SC'", "'PingFang SC'", "'Microsoft YaHei'"],
+  'zh-tw': ["'Noto Sans Mono CJK TC'", "'Noto Sans CJK TC'", "'PingFang TC'", "'Microsoft JhengHei'"],
+  'zh-hk': ["'Noto Sans Mono CJK HK'", "'Noto Sans CJK HK'", "'PingFang HK'"],
 };
-/** Latin monospace fonts, small and on every system. */
-const LATIN = ["'DejaVu Sans Mono'", "'Menlo'", "'Consolas'"];
-/** Where no CJK monospace font is installed (CJK glyphs then sit in their two cells with some space), and emoji. */
-const OTHERS = [
-  "'Noto Sans CJK KR'",
-  "'Apple SD Gothic Neo'",
-  "'Malgun Gothic'",
-  "'Noto Color Emoji'",
-  'monospace',
-];
 
 /**
  * The font stack for the transcript and the prompt. A terminal's cell is as wide as the first font's Latin
- * letter and a CJK character takes two cells, so for CJK text without gaps the first font must be one whose CJK
- * characters are exactly two Latin letters wide. For a user whose languages include Korean, Japanese or Chinese
- * such a font comes first (Han characters and punctuation differ in shape and place by language), with Hangul and
- * one-cell symbols from a Korean coding font (styles.css, `hac Grid`). For others a Latin monospace font comes
- * first: the CJK fonts are large, and loading one before the first paint costs the window about 100 ms to open.
+ * letter and a CJK character takes two cells, so the first font is the page's own (fonts.css, shipped with it):
+ * `hac Grid` draws Latin and Hangul, its Hangul exactly two of its letters wide, so every machine shows the same
+ * grid; `hac Mono` the one-cell symbols. Kana and Han come from the system's CJK fonts in the order of the reader's
+ * languages (every CJK font draws them one em wide, which is two of these cells), and from the page's own font
+ * (`hac Grid CJK`) where none is installed; emoji come last.
  */
 export function fontStack(languages: readonly string[]): string {
   const order: string[] = [];
-  for (const language of languages.map((l) => l.toLowerCase())) {
-    const key = CJK_MONO[language] ? language : language.split('-')[0]!;
-    if (CJK_MONO[key] && !order.includes(key)) order.push(key);
+  for (const language of [...languages.map((l) => l.toLowerCase()), 'ja', 'zh', 'ko', 'zh-tw', 'zh-hk']) {
+    const key = CJK[language] ? language : language.split('-')[0]!;
+    if (CJK[key] && !order.includes(key)) order.push(key);
   }
-  const readsCjk = order.length > 0;
-  for (const key of ['ja', 'zh', 'ko', 'zh-tw', 'zh-hk']) if (!order.includes(key)) order.push(key);
-  const cjk = order.flatMap((key) => CJK_MONO[key]!);
-  return (readsCjk ? ["'hac Grid'", ...cjk, ...LATIN, ...OTHERS] : [...LATIN, ...cjk, ...OTHERS]).join(', ');
+  return [
+    "'hac Grid'",
+    // One-cell symbols, Greek and Cyrillic, monospaced (styles.css fits them to the cells).
+    "'hac Mono'",
+    "'hac Mono Windows'",
+    ...order.flatMap((key) => CJK[key]!),
+    "'hac Grid CJK'",
+    "'Noto Color Emoji'",
+    'monospace',
+  ].join(', ');
+}
+
+/** How long the page waits for its font before it draws with what it has. */
+const FONT_WAIT_MS = 1500;
+
+/**
+ * Loads the page's font (its Latin and a first Hangul slice, both weights) before the transcript measures its
+ * cells: measured with a stand-in font, every cell would be the stand-in's width.
+ */
+export async function loadGridFont(): Promise<void> {
+  const loads = ['normal', 'bold'].map((weight) => document.fonts.load(`${weight} 14px 'hac Grid'`, 'W가'));
+  await Promise.race([
+    Promise.all(loads).catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
+  ]);
 }

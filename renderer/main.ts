@@ -2,7 +2,7 @@ import { createAttachments } from './attachments.js';
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
 import { createCodeCopy } from './code-copy.js';
-import { fontStack } from './fonts.js';
+import { fontStack, loadGridFont } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import { createLineMarks } from './line-marks.js';
 import type { HacBridge } from './core-types.js';
@@ -27,6 +27,7 @@ declare global {
 // The page: a transcript above, a prompt below, a status line under it, wired to one conversation's bridge.
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
+await loadGridFont();
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const state = createChatState(document.body);

@@ -45,6 +45,7 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
   fit.fit();
   const resizes = new ResizeObserver(() => fit.fit());
   resizes.observe(element);
+  const measureAgain = remeasureWhenFontsLoad(terminal);
   const followTheme = () => (terminal.options.theme = dark.matches ? DARK : LIGHT);
   dark.addEventListener('change', followTheme);
   return {
@@ -54,10 +55,28 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
     write: (text) => new Promise((resolve) => terminal.write(text, resolve)),
     dispose() {
       resizes.disconnect();
+      measureAgain();
       dark.removeEventListener('change', followTheme);
       terminal.dispose();
     },
   };
+}
+
+/**
+ * The page's font comes in slices that load when their characters first show. xterm measures each character
+ * once and keeps the width, so one measured before its slice came would keep a stand-in's width (and the
+ * spacing that fits it into its cells). When fonts finish loading, the font option is set again (the same
+ * fonts, written differently), which makes xterm measure afresh and redraw. Returns the listener's remover.
+ */
+function remeasureWhenFontsLoad(terminal: Terminal): () => void {
+  const family = terminal.options.fontFamily ?? 'monospace';
+  let flip = false;
+  const remeasure = () => {
+    flip = !flip;
+    terminal.options.fontFamily = flip ? `${family} ` : family;
+  };
+  document.fonts.addEventListener('loadingdone', remeasure);
+  return () => document.fonts.removeEventListener('loadingdone', remeasure);
 }
 
 type SelectionRedraw = (start?: [number, number], end?: [number, number], columnMode?: boolean) => void;

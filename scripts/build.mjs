@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writePageFonts } from './page-fonts.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist/cli');
@@ -146,6 +147,7 @@ for (const [from, to] of [
 ]) {
   writeFileSync(path.join(rendererOut, to), readFileSync(path.join(root, from)));
 }
+writePageFonts(root, rendererOut);
 
 // The Electron shell: main as ESM (Electron runs it on its own Node), the preload as CommonJS (a sandboxed preload
 // cannot load ES modules). `electron` itself is provided by the app at run time.

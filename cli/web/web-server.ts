@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { nodeHttp } from '../../core/index.js';
-import { PAGE_FILES, pageCsp } from '../../renderer/page-files.js';
+import { pageCsp, pageFile } from '../../renderer/page-files.js';
 import {
   BridgeSession,
   parseBridgeCall,
@@ -40,12 +40,14 @@ export interface WebServer {
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = randomBytes(32).toString('base64url');
-  const files = new Map(
-    Object.entries(PAGE_FILES).map(([route, { file, type }]) => [
-      route,
-      { body: readFileSync(path.join(options.rendererDir, file)), type },
-    ]),
-  );
+  // Read once, when first asked for (the fonts are megabytes, of which a page loads the slices it shows).
+  const bodies = new Map<string, Buffer>();
+  const read = (file: string) => {
+    let body = bodies.get(file);
+    if (!body) bodies.set(file, (body = readFileSync(path.join(options.rendererDir, file))));
+    return body;
+  };
+  read('index.html'); // a missing build is said at start, not by the first page
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 * 1024 }); // a 20 MB picture in base64
   let port = 0;
 
@@ -62,8 +64,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       const lost = url.pathname === '/' && hosts().includes(request.headers.host ?? '');
       return forbidden(response, lost ? HOW_TO_OPEN : 'Forbidden');
     }
-    const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
-    if (!file) {
+    const file = request.method === 'GET' ? pageFile(url.pathname) : undefined;
+    let body: Buffer | undefined;
+    try {
+      body = file && read(file.file);
+    } catch {
+      body = undefined; // a font slice the build did not write
+    }
+    if (!file || !body) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
     }
@@ -76,7 +84,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       // The page's own files load without the token in their URL; the cookie carries it.
       'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
     });
-    response.end(file.body);
+    response.end(body);
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {

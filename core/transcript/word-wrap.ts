@@ -11,6 +11,22 @@ const NO_BREAK_BEFORE = new Set([
   ...'.,;:!?)]}%\'"',
 ]);
 
+/** Characters that may not end a line (opening brackets and quotes): they stay with the character after them. */
+const NO_BREAK_AFTER = new Set([...'([{（［｛〔〈《「『【〘〖〝‘“']);
+
+/**
+ * Hangul is written with spaces between words, as Latin is, and a Korean word is not broken: its syllables join
+ * into one word. Han and kana have no spaces, so each is a word of its own (a line may break between any two).
+ */
+function isHangul(cp: number): boolean {
+  return (
+    (cp >= 0xac00 && cp <= 0xd7ff) ||
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3130 && cp <= 0x318f) ||
+    (cp >= 0xa960 && cp <= 0xa97f)
+  );
+}
+
 /** Continuation lines of a list item, a block quote or the user's own message start under its text. */
 const HANGING = new RegExp(`^( *(?:│ )*)((?:[•\\-*+]|\\d{1,3}[.)]|${PROMPT.trim()}) )?`);
 /** How much of a line's start is kept to find its hanging indent. */
@@ -21,7 +37,8 @@ const ASCII_RUN = /[ -~]+/y;
  * Breaks lines at word boundaries for a screen `columns` wide, as text streams (xterm.js itself breaks
  * anywhere, mid-word). Hangul, kana and Han may break between any two characters. Nothing is held back: a word
  * that outgrows its line is erased from it (it is the last thing on the line, the cursor still there) and
- * printed again on the next. Escape sequences take no cells; styles open at a break are carried over it.
+ * printed again on the next. Korean words stay whole; Han and kana may break between any two characters, never
+ * before closing punctuation nor after an opening bracket, as the line-breaking rules of those languages say. Escape sequences take no cells; styles open at a break are carried over it.
  */
 export class WordWrap {
   private col = 0;
@@ -33,7 +50,10 @@ export class WordWrap {
   private word = '';
   private wordStart = -1;
   private wordStyles = '';
-  private wordIsWide = false;
+  /** Whether the word is one Han or kana character (the next character may start a new word right after it). */
+  private wordIsSolo = false;
+  /** Whether the last character printed opens a bracket or a quote (no break may follow it). */
+  private opening = false;
   /** An escape sequence cut by the end of a chunk. */
   private partial = '';
 
@@ -93,7 +113,8 @@ export class WordWrap {
       return char;
     }
     const width = eastAsianWidth(cp);
-    this.startWord(char, width === 2);
+    this.startWord(char, width === 2 && !isHangul(cp));
+    this.opening = NO_BREAK_AFTER.has(char);
     let out = '';
     if (this.col + width > cols && this.col > 0) out = this.breakLine(cols, width);
     this.word += char;
@@ -108,32 +129,35 @@ export class WordWrap {
     if (space === -1) {
       this.startWord(run.charAt(0), false);
       this.word += run;
+      this.opening = NO_BREAK_AFTER.has(run.charAt(run.length - 1));
     } else if (space === run.length - 1) {
       this.endWord();
     } else {
       this.wordStart = this.col + space + 1;
       this.word = run.slice(space + 1);
       this.wordStyles = this.styles;
-      this.wordIsWide = false;
+      this.wordIsSolo = false;
+      this.opening = NO_BREAK_AFTER.has(run.charAt(run.length - 1));
     }
     this.col += run.length;
     this.keepHead(run);
   }
 
-  /** A character of a word: it starts a new word after a space, and wide characters are words of their own. */
-  private startWord(char: string, wide: boolean): void {
-    const joins = NO_BREAK_BEFORE.has(char) || (!wide && !this.wordIsWide);
+  /** A character of a word: it starts a new word after a space, and Han and kana are words of their own. */
+  private startWord(char: string, solo: boolean): void {
+    const joins = NO_BREAK_BEFORE.has(char) || this.opening || (!solo && !this.wordIsSolo);
     if (this.wordStart >= 0 && joins) return;
     this.wordStart = this.col;
     this.word = '';
     this.wordStyles = this.styles;
-    this.wordIsWide = wide;
+    this.wordIsSolo = solo;
   }
 
   private endWord(): void {
     this.wordStart = -1;
     this.word = '';
-    this.wordIsWide = false;
+    this.wordIsSolo = false;
+    this.opening = false;
   }
 
   private control(sequence: string): string {

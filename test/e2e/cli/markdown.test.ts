@@ -146,3 +146,36 @@ describe('tables in the terminal (issue 29)', () => {
     expect(cellsOf(term, '도시')?.every((c) => c.bold)).toBe(true);
   });
 });
+
+describe('prose in the terminal breaks between words', () => {
+  it('korean-words-stay-whole-and-no-line-starts-with-a-space-or-ends-with-an-opening-bracket', async () => {
+    const { fake, hac } = await startRepl();
+    await hac.waitFor('humble-ai> ');
+    const korean = '서울은 한국의 수도이고 첫째로 큰 도시입니다 (인구 약 940만 명). '.repeat(6).trim();
+    const japanese = '日本語の文は空白がありません。句読点、行頭に来ない。「括弧」の前後も同じです。'.repeat(
+      4,
+    );
+    fake.reply(openaiReply.text([...(`${korean}\n\n${japanese}\nDone.`.match(/[\s\S]{1,5}/g) ?? [])]));
+    hac.write('wrap\r');
+    await hac.waitFor('Done.');
+    const term = await replay(hac.output);
+    cleanups.push(() => Promise.resolve(term.dispose()));
+    const rows = rowsOf(term);
+    const first = rows.findIndex((row) => row.startsWith('서울은'));
+    const koreanRows = rows.slice(
+      first,
+      rows.findIndex((row, i) => i > first && row === ''),
+    );
+    expect(koreanRows.length).toBeGreaterThan(3); // the terminal is 100 columns wide
+    expect(koreanRows.map((row) => row.trimEnd()).join(' ')).toBe(korean);
+    const japaneseRows = rows.slice(
+      rows.findIndex((row) => row.startsWith('日本語')),
+      rows.indexOf('Done.'),
+    );
+    expect(japaneseRows.join('')).toBe(japanese);
+    for (const row of [...koreanRows, ...japaneseRows]) {
+      expect(row).not.toMatch(/^[ 、。」）]/);
+      expect(row.trimEnd()).not.toMatch(/[(「（]$/);
+    }
+  });
+});

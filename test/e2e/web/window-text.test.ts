@@ -161,6 +161,9 @@ describe.skipIf(NO_BROWSER)(
         const canvas = document.createElement('canvas').getContext('2d')!;
         canvas.font = `${style.fontSize} ${style.fontFamily}`;
         const symbol = lines[y]!.split('X')[0]!;
+        await Promise.allSettled(
+          style.fontFamily.split(',').map((f) => document.fonts.load(`${style.fontSize} ${f}`, `${symbol}M`)),
+        );
         return {
           widths: window.hacTranscript!.widths(y).slice(0, 2),
           glyph: canvas.measureText(symbol).width,

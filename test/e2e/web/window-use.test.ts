@@ -294,19 +294,29 @@ describe.skipIf(NO_BROWSER)(
         const widths = await page.evaluate(async () => {
           await document.fonts.ready;
           const canvas = document.createElement('canvas').getContext('2d')!;
-          const measure = (element: Element, text: string) => {
+          // The page's font comes in slices by character: each is loaded before it is measured.
+          const measure = async (element: Element, text: string) => {
             const style = getComputedStyle(element);
             canvas.font = `${style.fontSize} ${style.fontFamily}`;
+            // One family at a time: a face that is not on this machine fails its own load only.
+            const families = style.fontFamily.split(',');
+            await Promise.allSettled(
+              families.map((f) => document.fonts.load(`${style.fontSize} ${f}`, text)),
+            );
             return canvas.measureText(text).width;
           };
           const transcript = document.querySelector('.xterm-rows')!;
           const prompt = document.querySelector('#prompt')!;
-          return [transcript, prompt].map((element) => ({
-            latin: measure(element, 'M'),
-            cjk: ['한', 'あ', '中', '，'].map((c) => measure(element, c)),
-            // What the transcript draws in one cell: rules, code labels, bullets, quote bars, arrows.
-            narrow: ['─', '│', '•', '…', '→'].map((c) => measure(element, c)),
-          }));
+          const each = (element: Element, texts: string[]) =>
+            Promise.all(texts.map((c) => measure(element, c)));
+          return Promise.all(
+            [transcript, prompt].map(async (element) => ({
+              latin: await measure(element, 'M'),
+              cjk: await each(element, ['한', 'あ', '中', '，', '、', '。']),
+              // What the transcript draws in one cell: rules, code labels, bullets, quote bars, arrows.
+              narrow: await each(element, ['─', '│', '•', '…', '→', 'ж', 'λ']),
+            })),
+          );
         });
         for (const { latin, cjk, narrow } of widths) {
           for (const width of cjk) expect(Math.abs(width - 2 * latin)).toBeLessThan(0.05);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -109,6 +109,8 @@ describe('R-DESK-4: the app:// protocol', () => {
   for (const file of ['index.html', 'renderer.js', 'styles.css', 'xterm.css'])
     writeFileSync(path.join(dir, file), `/* ${file} */`);
   writeFileSync(path.join(os.tmpdir(), 'secret.txt'), 'secret');
+  mkdirSync(path.join(dir, 'fonts'));
+  writeFileSync(path.join(dir, 'fonts', 'grid-1-400-normal.woff2'), 'wOF2');
 
   it('is registered as a standard, secure scheme', () => {
     registerAppScheme();
@@ -136,8 +138,18 @@ describe('R-DESK-4: the app:// protocol', () => {
     'app://other/index.html',
     'app://hac/package.json',
     'app://hac/dist/cli/hac.mjs',
+    'app://hac/fonts/%2e%2e%2fsecret.txt',
+    'app://hac/fonts/missing-400-normal.woff2',
+    'app://hac/fonts/grid-1-400-normal.woff',
   ])('answers 404 for %s', (url) => {
     expect(serveRendererFile(dir, url).status).toBe(404);
+  });
+
+  it("serves the page's font slices as fonts", async () => {
+    const response = serveRendererFile(dir, 'app://hac/fonts/grid-1-400-normal.woff2');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('font/woff2');
+    expect(await response.text()).toBe('wOF2');
   });
 
   it('handles every app: request through the same function', async () => {

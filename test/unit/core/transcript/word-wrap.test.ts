@@ -1,4 +1,5 @@
 import { Terminal } from '@xterm/headless';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WordWrap } from '../../../../core/transcript/word-wrap.js';
 import { cellsOf, rowsOf } from '../../../helpers/screen.js';
@@ -55,12 +56,54 @@ describe('word wrap for the window transcript', () => {
     expect(rows.slice(1).join('').replace(/ /g, '')).toBe(`${url}ok`);
   });
 
-  it('breaks Korean and Japanese between characters, never before closing punctuation, within the width', async () => {
-    const text = '한국어 문장은 띄어쓰기가 있지만 일본語の文は空白がありません。句読点、行頭に来ない。';
+  it('breaks Japanese between characters, never before closing punctuation, within the width', async () => {
+    const text = '日本語の文は空白がありません。句読点、行頭に来ない。「括弧」や（丸括弧）も同じです。';
     const rows = rowsOf(await screen([text], 20));
     expect(rows.length).toBeGreaterThan(3);
-    for (const row of rows) expect(row.trimStart()).not.toMatch(/^[、。]/);
-    expect(rows.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+    for (const row of rows) expect(row.trimStart()).not.toMatch(/^[、。」）]/);
+    expect(rows.join('').replace(/ /g, '')).toBe(text);
+  });
+
+  it('keeps Korean words whole, breaking at the spaces between them', async () => {
+    const text =
+      '서울은 한국의 수도이고 첫째로 큰 도시입니다. 부산은 둘째로 큰 도시이며 바다(해운대)가 유명합니다.';
+    for (const cols of [16, 17, 20, 23, 31]) {
+      const rows = rowsOf(await screen([text], cols)).filter((r) => r.trim() !== '');
+      expect(rows.map((r) => r.trimEnd()).join(' ')).toBe(text);
+    }
+  });
+
+  it('never leaves an opening bracket at the end of a line, nor starts one with a space', async () => {
+    const word = fc.oneof(
+      fc.constantFrom(
+        'the',
+        'wrap',
+        'function',
+        '서울은',
+        '첫째',
+        '도시입니다.',
+        '日本語',
+        'です。',
+        '(note)',
+      ),
+      fc.constantFrom('（丸括弧）', '「括弧」', '(서울)', '[link]', '『本』の', '“quoted”'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(word, { minLength: 4, maxLength: 30 }),
+        fc.integer({ min: 10, max: 40 }),
+        async (words, cols) => {
+          const text = words.join(' ');
+          const rows = rowsOf(await screen([text], cols)).filter((r) => r.trim() !== '');
+          for (const row of rows) {
+            expect(row).not.toMatch(/^ /);
+            expect(row.trimEnd()).not.toMatch(/[([{（「『“]$/);
+          }
+          expect(rows.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('starts continuation lines of a list item, a quote and the user message under their text', async () => {
