@@ -169,13 +169,20 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = undefined;
   });
 
-  // On a terminal, prose breaks between words (a terminal breaks it anywhere): the wrap follows what hac printed,
-  // and starts again at each line the user sent (readline printed that, and left the cursor at a line's start).
+  // On a terminal, a model's answer and thinking break between words (a terminal breaks them anywhere). hac's own
+  // lines are written as they are, so a path or a command in them stays one piece to copy; the wrap starts again
+  // at the start of each line after them (and after each line the user sent, which readline printed).
   const wordWrap = () => (terminal ? new WordWrap(() => out.columns || 80) : undefined);
   let wrap = wordWrap();
+  const wrapped = (text: string, prose: boolean) => {
+    if (!wrap) return text;
+    if (prose) return wrap.push(text);
+    if (text.endsWith('\n')) wrap = wordWrap();
+    return text;
+  };
   const printAbove = (text: string) => {
     // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.
-    if (!controller.idle) return void out.write(wrap ? wrap.push(text) : text);
+    if (!controller.idle) return void out.write(wrapped(text, false));
     clearLine(out, 0);
     cursorTo(out, 0);
     out.write(text);
@@ -204,7 +211,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         );
       default: {
         const text = transcript.render(event);
-        if (text) out.write(wrap ? wrap.push(text) : text);
+        const prose = event.type === 'text-delta' || event.type === 'thinking-delta';
+        if (text) out.write(wrapped(text, prose));
       }
     }
   });
