@@ -12,6 +12,8 @@ declare global {
       columns(): number;
       /** The rows on screen now (the viewport), as text. */
       visible(): string[];
+      /** The buffer line at the top of the screen. */
+      top(): number;
       widths(line: number): number[];
       styles(line: number): string[];
     };
@@ -34,6 +36,7 @@ export function installTestHooks(view: TranscriptView, output: TranscriptOutput)
       return out;
     },
     columns: () => view.terminal.cols,
+    top: () => buffer().viewportY,
     visible() {
       const { viewportY } = buffer();
       return Array.from(

@@ -121,3 +121,60 @@ describe.skipIf(NO_BROWSER)(`pictures in the window${NO_BROWSER ? ` (skipped: ${
     }
   });
 });
+
+describe.skipIf(NO_BROWSER)(
+  `a picture scrolling away${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
+  () => {
+    it('leaves-the-screen-row-by-row-as-text-does', async () => {
+      const fake = await startOpenAIFake();
+      cleanups.push(() => fake.close());
+      const home = tempDir();
+      writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
+      const web = await HacWeb.start(home);
+      cleanups.push(() => web.stop());
+      const browser = await launchChromium();
+      cleanups.push(() => browser.close());
+      const page = await browser.newPage({ viewport: { width: 900, height: 460 } });
+      await page.goto(web.url);
+      await expect.poll(() => page.locator('#status').innerText()).toContain('ready');
+      await give(page, 'paste', 'red.png', await png('#ff0000', 600, 400));
+      await expect.poll(() => page.locator('#attachments .attachment').count()).toBe(1);
+      const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+      fake.reply(openaiReply.text([lines]));
+      await send(page, 'look');
+      await waitForTranscript(page, /^line 40$/m);
+      await page.evaluate(() => window.hacIdle!());
+      // Scrolled up until some of the picture's rows are above the screen and the rest on it: the rows on screen
+      // above the line after the picture are the picture's.
+      const onScreenNow = () =>
+        page.evaluate(() => window.hacTranscript!.visible().indexOf('Waiting for response...'));
+      await page.mouse.move(400, 200);
+      for (let i = 0; i < 200 && (await onScreenNow()) < 6; i++) {
+        await page.mouse.wheel(0, -15);
+        await page.waitForTimeout(20);
+      }
+      await page.waitForTimeout(200); // the screen is drawn on the next frames
+      const onScreen = await onScreenNow();
+      expect(onScreen).toBeGreaterThan(3);
+      expect(onScreen).toBeLessThan(12);
+      expect((await page.evaluate(() => window.hacTranscript!.visible())).join('\n')).not.toContain(
+        '[image:',
+      );
+      // Those rows show the picture: red pixels in each of them, at the transcript's left.
+      const rows = await page.evaluate(() => {
+        const rect = document.querySelector('.xterm-rows > div')!.getBoundingClientRect();
+        return { x: rect.x, y: rect.y, height: rect.height };
+      });
+      for (let row = 0; row < onScreen; row++) {
+        const shot = await page.screenshot({
+          clip: { x: rows.x + 10, y: rows.y + row * rows.height + 1, width: 40, height: rows.height - 2 },
+        });
+        const data = await sharp(shot).raw().ensureAlpha().toBuffer();
+        const red = [...Array(data.length / 4).keys()].filter(
+          (p) => data[p * 4]! > 200 && data[p * 4 + 1]! < 60 && data[p * 4 + 2]! < 60,
+        ).length;
+        expect(red, `picture row ${row + 12 - onScreen} on screen row ${row}`).toBeGreaterThan(100);
+      }
+    });
+  },
+);
