@@ -23,8 +23,8 @@ const sessions = new Map<number, BridgeSession>();
 const preload = path.join(import.meta.dirname, 'preload.cjs');
 const rendererDir = path.join(import.meta.dirname, '../renderer');
 
-function openWindow(): void {
-  const window = createChatWindow(preload);
+function openWindow(resume?: string): void {
+  const window = createChatWindow(preload, resume);
   const id = window.webContents.id;
   const chat = new BridgeSession({
     runtime,
@@ -34,6 +34,7 @@ function openWindow(): void {
     },
     onExit: () => window.close(), // `/exit` closes this window; the last one closes the rest (below)
     openLink: async (url) => void (await openExternalLink(url)),
+    openWindow, // the session list's "New window"
   });
   sessions.set(id, chat);
   // The first load opens the conversation; a reload (Ctrl+R, View > Reload) draws it again and goes on with it.

@@ -19,6 +19,9 @@ const bridge: HacBridge = {
   answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
   sessions: (query) => call('sessions', { query }) as ReturnType<HacBridge['sessions']>,
   manageSession: (request) => call('manageSession', request) as Promise<string>,
+  downloadSession: (name, format) =>
+    call('downloadSession', { name, format }) as ReturnType<HacBridge['downloadSession']>,
+  openWindow: (resume) => call('openWindow', { resume }) as Promise<void>,
   onEvents(listener) {
     const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
       listener(events, replay === true);

@@ -21,8 +21,11 @@ export function chatWebPreferences(preload: string): WebPreferences {
   };
 }
 
-/** A window with its own conversation: the page from `app://hac`, shown when painted (no white flash). */
-export function createChatWindow(preload: string): BrowserWindow {
+/**
+ * A window with its own conversation: the page from `app://hac`, shown when painted (no white flash); `resume`
+ * names a session the page opens in it.
+ */
+export function createChatWindow(preload: string, resume?: string): BrowserWindow {
   const window = new BrowserWindow({
     width: 1000,
     height: 700,
@@ -35,6 +38,8 @@ export function createChatWindow(preload: string): BrowserWindow {
   });
   guardWebContents(window.webContents);
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(`${APP_ORIGIN}/index.html`);
+  const page = new URL(`${APP_ORIGIN}/index.html`);
+  if (resume) page.searchParams.set('resume', resume);
+  void window.loadURL(page.href);
   return window;
 }

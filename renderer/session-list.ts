@@ -56,6 +56,19 @@ export function createSessionList(
     await refresh();
   };
 
+  // Exported where the page is, as a download: `hac web` may run on another machine (over SSH).
+  const download = async (name: string, format: 'md' | 'json') => {
+    const got = await bridge.downloadSession(name, format);
+    if ('error' in got) return void (note.textContent = got.error);
+    const type = format === 'md' ? 'text/markdown' : 'application/json';
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([got.text], { type: `${type};charset=utf-8` }));
+    link.download = got.file;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    note.textContent = `Downloaded ${got.file}.`;
+  };
+
   const item = (session: SessionView): HTMLLIElement => {
     const li = document.createElement('li');
     li.dataset.name = session.name;
@@ -83,14 +96,10 @@ export function createSessionList(
     };
     if (!session.unreadable) {
       add('Open', () => void act({ action: 'open', name: session.name }));
-      add('New window', () => {
-        const url = new URL(location.href);
-        url.searchParams.set('resume', session.name);
-        window.open(url.href, '_blank', 'noopener');
-      });
+      add('New window', () => void bridge.openWindow(session.name));
       add('Rename', () => rename(li, title, session));
-      add('Export .md', () => void act({ action: 'export', name: session.name, format: 'md' }));
-      add('Export .json', () => void act({ action: 'export', name: session.name, format: 'json' }));
+      add('Export .md', () => void download(session.name, 'md'));
+      add('Export .json', () => void download(session.name, 'json'));
     }
     // A second click deletes: one slip of the mouse never loses a conversation.
     add('Delete', (b) => {

@@ -79,6 +79,15 @@ export function connectWebSocketBridge(url: string): HacBridge {
     answerForm: (answer) => call('answerForm', answer) as Promise<boolean>,
     sessions: (query) => call('sessions', { query }) as ReturnType<HacBridge['sessions']>,
     manageSession: (request) => call('manageSession', request) as Promise<string>,
+    downloadSession: (name, format) =>
+      call('downloadSession', { name, format }) as ReturnType<HacBridge['downloadSession']>,
+    // A session in a window of its own is a new tab of this page, which resumes it (main.ts).
+    openWindow(resume) {
+      const url = new URL(location.href);
+      url.searchParams.set('resume', resume);
+      window.open(url.href, '_blank', 'noopener');
+      return Promise.resolve();
+    },
     // In a browser the page opens links itself, in a new tab that cannot reach back into this one.
     openLink: (url) => {
       if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');

@@ -74,6 +74,8 @@ export interface CommandContext {
     /** Another session file than this conversation's. */
     file?: string,
   ): Promise<{ file: string } | { exists: string } | undefined>;
+  /** A session file as one file to download: Markdown with its pictures inside, or the file as saved. */
+  downloadSession(format: 'md' | 'json', file: string): Promise<{ file: string; text: string }>;
   /** Each answered turn's tokens, oldest first, and how full the last request was (percent). */
   usage(): { turns: { user: string; model?: string; usage?: Usage }[]; context?: number };
   /** The last `n` exchanges of this conversation, oldest first (`unanswered`: a question still without answer). */

@@ -83,6 +83,12 @@ export const bridgeCallSchema = z.discriminatedUnion('method', [
       z.strictObject({ action: z.literal('export'), name: sessionName, format: z.enum(['md', 'json']) }),
     ]),
   }),
+  z.strictObject({
+    id,
+    method: z.literal('downloadSession'),
+    params: z.strictObject({ name: sessionName, format: z.enum(['md', 'json']) }),
+  }),
+  z.strictObject({ id, method: z.literal('openWindow'), params: z.strictObject({ resume: sessionName }) }),
 ]);
 
 /** A call as sent, or why it was refused. */

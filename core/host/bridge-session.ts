@@ -40,6 +40,8 @@ export interface BridgeSessionOptions {
   onExit(): void;
   /** Opens a link for the page (Electron: the system browser after the checks); absent where the page does it. */
   openLink?(url: string): Promise<void>;
+  /** Opens a window that resumes a session (Electron); absent where the page does it (a browser's new tab). */
+  openWindow?(resume: string): void;
 }
 
 /** A window's streamed text is handed on once per animation frame: a few dozen messages a second at most. */
@@ -121,6 +123,14 @@ export class BridgeSession {
         return controller
           ? controller.manageSession(call.params)
           : Promise.resolve('hac cannot start yet: fix config.json first.');
+      case 'downloadSession':
+        return controller
+          ? controller.downloadSession(call.params.name, call.params.format)
+          : Promise.resolve({ error: 'hac cannot start yet: fix config.json first.' });
+      case 'openWindow':
+        if (!this.options.openWindow) return Promise.reject(new Error('This window opens windows itself.'));
+        this.options.openWindow(call.params.resume);
+        return Promise.resolve(null);
     }
   }
 

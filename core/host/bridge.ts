@@ -31,6 +31,13 @@ export interface HacBridge {
   /** Opens, renames, deletes (to the trash) or exports a session of the list; resolves with one line saying what happened. */
   manageSession(request: SessionRequest): Promise<string>;
   /**
+   * A session of the list as a file for the page to download (the page's machine may not be hac's: `hac web` over
+   * SSH): Markdown with its pictures inside, or the session file as saved.
+   */
+  downloadSession(name: string, format: 'md' | 'json'): Promise<SessionDownload>;
+  /** Opens a session of the list in a window of its own (Electron; a browser opens a new tab itself). */
+  openWindow(resume: string): Promise<void>;
+  /**
    * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
    * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
    */
@@ -52,7 +59,12 @@ export interface BridgeParams {
   answerForm: FormReply;
   sessions: { query: string };
   manageSession: SessionRequest;
+  downloadSession: { name: string; format: 'md' | 'json' };
+  openWindow: { resume: string };
 }
+
+/** A session as a file to download: its name and text, or why it could not be made. */
+export type SessionDownload = { file: string; text: string } | { error: string };
 
 /** One session as the window's list shows it. */
 export interface SessionView {

@@ -13,8 +13,8 @@ import {
 import { watchMcpProblems } from './mcp-problems.js';
 import { offerConfig } from './first-run-offer.js';
 import { runTurn, type TurnOutcome } from './run-turn.js';
-import type { FormReply, SessionRequest, SessionView } from './bridge.js';
-import { changeSession, resumedEvents, sessionViews } from './session-actions.js';
+import type { FormReply, SessionDownload, SessionRequest, SessionView } from './bridge.js';
+import { changeSession, downloadSession, resumedEvents, sessionViews } from './session-actions.js';
 import path from 'node:path';
 import { chatStatus, exchangeCount } from './chat-status.js';
 import { HeldMessages } from './held-messages.js';
@@ -184,9 +184,11 @@ export class ChatController {
   }
 
   /** A window's session list: the recent sessions, or those holding every word of `query`, newest first. */
-  findSessions(query: string): Promise<SessionView[]> {
-    return sessionViews(this.chat.commands, query);
-  }
+  findSessions = (query: string): Promise<SessionView[]> => sessionViews(this.chat.commands, query);
+
+  /** A session of the list as a file for the page to download. */
+  downloadSession = (name: string, format: 'md' | 'json'): Promise<SessionDownload> =>
+    downloadSession(this.chat.commands, path.join(this.runtime.paths.sessions, name), format);
 
   /** What the session list asks: open one here, rename, delete (to the trash) or export it; one line back. */
   async manageSession(request: SessionRequest): Promise<string> {

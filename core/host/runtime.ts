@@ -24,7 +24,7 @@ import { createMcpHandle } from './mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
-import { exportSession } from '../sessions/session-export.js';
+import { exportSession, sessionDownload } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
 import { firstRunChoices } from './first-run-offer.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
@@ -201,6 +201,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     | 'renameSession'
     | 'deleteSession'
     | 'exportSession'
+    | 'downloadSession'
     | 'lastExchanges'
     | 'usage'
     | 'rewind'
@@ -316,6 +317,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           if (!saved) return undefined;
           return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
         },
+        downloadSession: async (format, file) => sessionDownload(file, await sessions.load(file), format),
         lastExchanges: (n) => conversation.lastExchanges(n),
         usage: () => ({ turns: conversation.usage(), context: conversation.contextPercent }),
         rewind: (n, rewindOptions) => conversation.rewind(n, rewindOptions),

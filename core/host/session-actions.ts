@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CommandContext } from '../commands/command-types.js';
-import type { SessionRequest, SessionView } from './bridge.js';
+import type { SessionDownload, SessionRequest, SessionView } from './bridge.js';
 import type { HostEvent } from '../types/host-event.js';
 import type { Message } from '../types/message.js';
 
@@ -50,6 +50,19 @@ export async function changeSession(
       }
       return 'Not exported: no free file name.';
     }
+  }
+}
+
+/** A session of the list as a file for the page to download, or why it cannot be. */
+export async function downloadSession(
+  commands: CommandContext,
+  file: string,
+  format: 'md' | 'json',
+): Promise<SessionDownload> {
+  try {
+    return await commands.downloadSession(format, file);
+  } catch (error) {
+    return { error: `Not downloaded: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 

@@ -10,9 +10,14 @@ export function assetsDir(sessionFile: string): string {
   return `${sessionFile.replace(/\.json$/, '')}.assets`;
 }
 
+/** A picture's file name in the assets folder. */
+export function assetName(image: Pick<MessageImage, 'sha256' | 'mediaType'>): string {
+  return `${image.sha256}.${image.mediaType === 'image/png' ? 'png' : 'jpg'}`;
+}
+
 function assetFile(sessionFile: string, image: Pick<MessageImage, 'sha256' | 'mediaType'>): string {
   if (!/^[0-9a-f]{64}$/.test(image.sha256)) throw new Error(`not an image hash: ${image.sha256}`);
-  return `${assetsDir(sessionFile)}/${image.sha256}.${image.mediaType === 'image/png' ? 'png' : 'jpg'}`;
+  return `${assetsDir(sessionFile)}/${assetName(image)}`;
 }
 
 /** Writes the pictures not yet beside the session. */

@@ -1,8 +1,9 @@
 import { fileAccessError } from '../fs/file-access.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assetsDir } from './session-assets.js';
+import { assetName, assetsDir, loadSessionImages } from './session-assets.js';
 import type { SessionFile } from './session-file.js';
+import type { MessageImage } from '../types/message.js';
 
 /** A step kept with an answer (the engine's TurnStep, as the session file holds it). */
 type Step =
@@ -11,10 +12,14 @@ type Step =
 
 /**
  * A conversation as Markdown to keep or share: a heading per turn, the model's thinking folded away in a
- * `<details>` block, each tool call with its arguments and result, pictures as links to the copies exported
- * beside the file (`assets`: the folder's name relative to it).
+ * `<details>` block, each tool call with its arguments and result, pictures as links: `picture` gives each
+ * picture's address (the copy exported beside the file, or the picture itself as a data: URL).
  */
-export function sessionMarkdown(session: SessionFile, fallbackTitle: string, assets: string): string {
+export function sessionMarkdown(
+  session: SessionFile,
+  fallbackTitle: string,
+  picture: (image: MessageImage, file: string) => string,
+): string {
   const out: string[] = [`# ${session.title || fallbackTitle}`, ''];
   const about = [
     session.startedAt && `started ${session.startedAt}`,
@@ -32,8 +37,7 @@ export function sessionMarkdown(session: SessionFile, fallbackTitle: string, ass
         '',
       );
       for (const image of message.images ?? []) {
-        const file = `${image.sha256}.${image.mediaType === 'image/png' ? 'png' : 'jpg'}`;
-        out.push(`![${image.name}](${encodeURI(`${assets}/${file}`)})`, '');
+        out.push(`![${image.name}](${picture(image, assetName(image))})`, '');
       }
       continue;
     }
@@ -100,8 +104,8 @@ export async function exportSession(
   const file = isFolder ? path.join(wanted, `${base}.${format}`) : wanted;
   const assets = `${file.replace(/\.(md|json)$/i, '')}.assets`;
   // A JSON export is the session file's bytes as they are.
-  const text =
-    format === 'md' ? sessionMarkdown(session, base, path.basename(assets)) : await fs.readFile(sessionFile);
+  const linked = (_image: MessageImage, name: string) => encodeURI(`${path.basename(assets)}/${name}`);
+  const text = format === 'md' ? sessionMarkdown(session, base, linked) : await fs.readFile(sessionFile);
   try {
     await fs.writeFile(file, text, { flag: overwrite ? 'w' : 'wx', mode: 0o600 });
   } catch (error) {
@@ -114,4 +118,27 @@ export async function exportSession(
   const images = session.messages.flatMap((m) => m.images ?? []);
   if (images.length) await fs.cp(assetsDir(sessionFile), assets, { recursive: true, force: overwrite });
   return { file };
+}
+
+/**
+ * A session as one file to download where the page is (`hac web` over SSH: another machine than hac's): the
+ * Markdown with its pictures inside as data: URLs (a picture no longer on disk is named, not shown), or the
+ * session file as saved.
+ */
+export async function sessionDownload(
+  sessionFile: string,
+  session: SessionFile,
+  format: 'md' | 'json',
+): Promise<{ file: string; text: string }> {
+  const base = path.basename(sessionFile, '.json');
+  if (format === 'json') return { file: `${base}.json`, text: await fs.readFile(sessionFile, 'utf8') };
+  const { images } = await loadSessionImages(
+    sessionFile,
+    session.messages.flatMap((m) => m.images ?? []),
+  );
+  const pictures = new Map(
+    images.map((image) => [image.sha256, `data:${image.mediaType};base64,${image.data}`]),
+  );
+  const inside = (image: MessageImage, name: string) => pictures.get(image.sha256) ?? encodeURI(name);
+  return { file: `${base}.md`, text: sessionMarkdown(session, base, inside) };
 }

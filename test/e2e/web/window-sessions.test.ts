@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,7 +17,7 @@ import { commit, compose, run, syllable } from '../../helpers/ime.js';
 import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
 
 // The window's session list, in Chromium through `hac web`: Ctrl+K, search as you type (Korean through the IME
-// path), rename, export, delete (to the trash) and open; the files on disk show what happened.
+// path), rename, export (a download), delete (to the trash) and open; the files on disk show what happened.
 describe.skipIf(NO_BROWSER)(
   `the session list in the window${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
   () => {
@@ -111,15 +119,41 @@ describe.skipIf(NO_BROWSER)(
       expect(readdirSync(sessions).filter((f) => f.endsWith('.json'))).toContain(
         '20261120_100000_Seoul_weat.json',
       );
-      await items().first().getByRole('button', { name: 'Export .md' }).click();
-      await expect.poll(() => page.locator('.session-note').textContent()).toContain('Exported to');
-      expect(existsSync(path.join(home, '20261120_100000_Seoul_weat.md'))).toBe(true);
+      // Export downloads the file where the page is (hac web may be on another machine): nothing is written
+      // in hac's folder.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        items().first().getByRole('button', { name: 'Export .md' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('20261120_100000_Seoul_weat.md');
+      const markdown = readFileSync(await download.path(), 'utf8');
+      expect(markdown).toMatch(/^# Seoul weather\n/);
+      expect(markdown).toContain('서울 날씨');
+      await expect
+        .poll(() => page.locator('.session-note').textContent())
+        .toBe('Downloaded 20261120_100000_Seoul_weat.md.');
+      expect(existsSync(path.join(home, '20261120_100000_Seoul_weat.md'))).toBe(false);
       const remove = items().first().getByRole('button', { name: 'Delete' });
       await remove.click();
       expect(existsSync(path.join(sessions, '20261120_100000_Seoul_weat.json'))).toBe(true); // one click: not yet
       await items().first().getByRole('button', { name: 'Click again to delete' }).click();
       await expect.poll(() => page.locator('.session-note').textContent()).toContain('Moved');
       expect(readdirSync(path.join(sessions, '.trash'))).toEqual(['20261120_100000_Seoul_weat.json']);
+    });
+
+    it('new-window-opens-a-session-in-a-tab-of-its-own', async () => {
+      await page.locator('#sessions input[type=search]').fill('');
+      await expect.poll(() => items().count()).toBe(2);
+      const [tab] = await Promise.all([
+        page.context().waitForEvent('page'),
+        page
+          .locator('#sessions li', { hasText: 'Review the query' })
+          .getByRole('button', { name: 'New window' })
+          .click(),
+      ]);
+      await tab.waitForFunction(() => typeof window.hacIdle === 'function');
+      await waitForTranscript(tab, /humble-ai> Review the query\nLooks fine\./);
+      await tab.close();
     });
 
     it('open-continues-a-session-in-this-window', async () => {

@@ -117,11 +117,13 @@ describe('the preload bridge', () => {
       'attach',
       'complete',
       'detach',
+      'downloadSession',
       'history',
       'interrupt',
       'manageSession',
       'onEvents',
       'openLink',
+      'openWindow',
       'sessions',
       'submit',
     ]);

@@ -60,6 +60,22 @@ describe('the main process', () => {
     expect(replay?.channel).toBe('hac:events');
     expect((replay!.args[0] as { type: string }[]).map((e) => e.type)).toContain('status');
 
+    // The session list's "New window" asks through the bridge: a window that resumes that session opens.
+    const call = electron.ipcMain.handlers.get('hac:call')!;
+    const from = { senderFrame: { parent: null, url: 'app://hac/index.html' }, sender: first!.webContents };
+    const resume = '2026-11-28T09-00-00 hello.json';
+    await call(from, { id: 1, method: 'openWindow', params: { resume } });
+    expect(electron.BrowserWindow.created).toHaveLength(3);
+    const opened = new URL(electron.BrowserWindow.created[2]!.loadedUrl!);
+    expect(`${opened.protocol}//${opened.host}${opened.pathname}`).toBe('app://hac/index.html');
+    expect(opened.searchParams.get('resume')).toBe(resume);
+    // A name that is not a session file is refused before anything opens.
+    const refused = Promise.resolve().then(() =>
+      call(from, { id: 2, method: 'openWindow', params: { resume: '../x.json' } }),
+    );
+    await expect(refused).rejects.toThrow(/Refused/);
+    expect(electron.BrowserWindow.created).toHaveLength(3);
+
     for (const window of electron.BrowserWindow.created) {
       window.destroyed = true;
       window.emit('closed');
