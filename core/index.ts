@@ -6,6 +6,7 @@ export { ChatController } from './host/chat-controller.js';
 export { imageSourceOf } from './host/attachments.js';
 export { BridgeSession, sharedRuntime, type RuntimeSource } from './host/bridge-session.js';
 export { parseBridgeCall } from './host/bridge-schema.js';
+export { webToken } from './host/web-token.js';
 export type { BridgeMessage } from './host/bridge.js';
 export {
   createInputHistory,

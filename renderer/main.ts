@@ -28,7 +28,7 @@ declare global {
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
 await loadGridFont();
-const bridge = window.hac ?? connectWebSocketBridge(socketUrl());
+const bridge = window.hac ?? connectWebSocketBridge(socketUrl(), () => comeBack());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const state = createChatState(document.body);
 const output = createTranscriptOutput(
@@ -75,9 +75,12 @@ const removeJump = createJumpToLatest(view, () => prompt.focus());
 const removeCodeCopy = createCodeCopy(view);
 const removeTestHooks = installTestHooks(view, output);
 
+/** This tab's session file, once saved: what it offers again when `hac web` comes back after a restart. */
+let session: string | undefined;
 const stopEvents = bridge.onEvents((events, replay) => {
   output.show(events, replay);
   for (const event of events) {
+    if (event.type === 'status') session = event.status.session ?? session;
     // A sign-in page the core asks to open; through the bridge's link rules, like any link.
     if (event.type === 'open-link' && !replay) void bridge.openLink(event.url);
     state.react(event);
@@ -107,6 +110,13 @@ addEventListener('pagehide', () => {
   stop.dispose();
   view.dispose();
 });
+
+/** `hac web` is back after a restart: the page starts again and opens this tab's conversation from its file. */
+function comeBack(): void {
+  const url = new URL(location.href);
+  if (session) url.searchParams.set('resume', session);
+  location.replace(url.href);
+}
 
 function socketUrl(): string {
   const token = new URLSearchParams(location.search).get('token') ?? '';

@@ -11,7 +11,9 @@ export interface StatusLine {
 export function createStatusLine(element: HTMLElement, state: ChatState): StatusLine {
   let status: ChatStatus | undefined;
   const show = () => {
-    if (state.ended === 'hac') element.textContent = 'hac has ended. You can close this window.';
+    if (state.ended === 'hac')
+      element.textContent =
+        'hac web has stopped: this tab comes back by itself when it runs again on this port.';
     else if (state.ended) element.textContent = 'This conversation has ended.';
     else if (status) fitStatus(element, statusText(status, state.asking));
   };

@@ -4,13 +4,19 @@ import type { BridgeMessage, BridgeMethod, BridgeParams, HacBridge, HostEvent } 
 const CHAT_KEY = 'hac-chat';
 /** Tries to reconnect after a dropped connection, before the page says hac has ended (about 1.75 s in all). */
 const RECONNECTS = 3;
+/** Then, how often the page asks whether `hac web` is back (restarted on the same port). */
+const PROBE_MS = 2_000;
+/** The close code of a probe's socket when `hac web` is running (cli/web/web-server.ts). */
+const PROBE_ANSWER = 4000;
 
 /**
  * `window.hac` over one WebSocket, for `hac web`. Calls are sent in the order they are made, on one socket, so
  * the host sees them in that order (concurrent RPCs can reorder typed input); events arrive in order on the same
  * socket. A reload or a dropped connection reattaches to the tab's conversation, which the host then replays.
+ * When `hac web` has stopped, the page asks every few seconds whether it is back (a restart on the same port, with
+ * the same key) and then calls `onBack`.
  */
-export function connectWebSocketBridge(url: string): HacBridge {
+export function connectWebSocketBridge(url: string, onBack: () => void): HacBridge {
   const listeners = new Set<(events: HostEvent[], replay?: boolean) => void>();
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const outbox: string[] = [];
@@ -53,6 +59,16 @@ export function connectWebSocketBridge(url: string): HacBridge {
       }
       closed = true;
       tell([{ type: 'exit', hacEnded: true }]);
+      if (!conversationEnded) probe();
+    });
+  };
+  // A socket that only asks: the host closes it at once with PROBE_ANSWER, and starts no conversation for it.
+  const probe = () => {
+    const asking = new WebSocket(`${url}&probe=1`);
+    asking.addEventListener('close', (event) => {
+      if (event.code !== PROBE_ANSWER) return void setTimeout(probe, PROBE_MS);
+      sessionStorage.removeItem(CHAT_KEY); // that conversation ended with the process before
+      onBack();
     });
   };
   // After the page has drawn: the first touch of sessionStorage can block for tens of milliseconds.

@@ -17,6 +17,8 @@ import {
 } from '../../core/index.js';
 
 const COOKIE = 'hac_token';
+/** The close code that answers a stopped tab's probe: `hac web` runs (renderer/ws-bridge.ts waits for it). */
+const PROBE_ANSWER = 4000;
 /** How long a tab's conversation waits for the tab to come back (a reload, a dropped connection). */
 const KEEP_MS = 10 * 60 * 1000;
 
@@ -26,6 +28,8 @@ export interface WebServerOptions {
   runtime: RuntimeSource;
   history: InputHistory;
   logger: Logger;
+  /** The key of the page's address (kept across restarts by the caller); a new random one if absent. */
+  token?: string;
 }
 
 export interface WebServer {
@@ -39,7 +43,7 @@ export interface WebServer {
  * socket from another `Origin` gets 403 and nothing else.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
-  const token = randomBytes(32).toString('base64url');
+  const token = options.token ?? randomBytes(32).toString('base64url');
   // Read once, when first asked for (the fonts are megabytes, of which a page loads the slices it shows).
   const bodies = new Map<string, Buffer>();
   const read = (file: string) => {
@@ -94,7 +98,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws, url.searchParams.get('chat')));
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      // A tab of a `hac web` that stopped asks whether it runs again: yes, and no conversation is started for it.
+      if (url.searchParams.has('probe')) return ws.close(PROBE_ANSWER, 'hac web is running');
+      connect(ws, url.searchParams.get('chat'));
+    });
   });
 
   /**

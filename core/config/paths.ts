@@ -16,6 +16,8 @@ export interface HacPaths {
   memory: string;
   /** Whole tool results too long for the screen, saved by `/tool <n>`. */
   toolResults: string;
+  /** The key of `hac web`'s address, kept across its restarts. */
+  webToken: string;
 }
 
 /** The user's home folder (`~`): $HOME, else the system's idea of it. */
@@ -44,5 +46,6 @@ export function hacPaths(home: string = resolveHome()): HacPaths {
     history: path.join(home, 'history'),
     memory: path.join(home, 'memory.md'),
     toolResults: path.join(home, 'tool-results'),
+    webToken: path.join(home, 'web-token'),
   };
 }

@@ -16,6 +16,7 @@ export function chatStatus(
   const model = config.activeModel;
   const context = chat.conversation.contextPercent;
   const tokens = chat.conversation.tokens();
+  const session = chat.conversation.sessionFile;
   return {
     ...(model ? { model: model.label, provider: model.provider } : {}),
     toolMode: config.toolCallMode,
@@ -26,6 +27,7 @@ export function chatStatus(
     ...(tokens > 0 && { tokens }),
     ...(config.memory && { workspace: homeShort(workingDirectory()) }),
     held: [...held],
+    ...(session && { session: path.basename(session) }),
   };
 }
 

@@ -20,6 +20,8 @@ export interface ChatStatus {
   workspace?: string;
   /** The ids of the messages whose exchanges the conversation holds now, oldest first (see `input`). */
   held?: readonly number[];
+  /** The conversation's session file, by its name in `sessions/`, once its first answer saved it. */
+  session?: string;
 }
 
 /** What Ctrl+C did; on `idle` the front end does its own idle action (exit, clear input). */

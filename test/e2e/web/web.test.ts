@@ -67,7 +67,7 @@ function socket(url: string, headers: Record<string, string>): Promise<string> {
 }
 
 describe('hac web: the server (R-DESK-6)', () => {
-  it('prints exactly one URL line on 127.0.0.1 with a fresh 256-bit token', async () => {
+  it('prints exactly one URL line on 127.0.0.1 with a 256-bit token, its own for each home', async () => {
     const { web } = await startWeb();
     expect(web.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}\n$/);
     const again = await HacWeb.start(tempDir());
