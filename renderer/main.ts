@@ -41,7 +41,14 @@ const output = createTranscriptOutput(
   ),
 );
 const status = createStatusLine(byId('status'), state);
-const prompt = createPromptInput({ textarea: byId('prompt'), bridge, view, output, state, status });
+const prompt = createPromptInput({
+  textarea: byId('prompt'),
+  completions: byId('completions'),
+  bridge,
+  view,
+  state,
+  status,
+});
 const choices = createChoices(byId('choices'), state, {
   reply(text) {
     void bridge.submit(text);

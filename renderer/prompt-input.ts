@@ -1,8 +1,8 @@
 import type { ChatState } from './chat-state.js';
+import { createCompletionList } from './completion-list.js';
 import { PastedText, PasteFolds, type HacBridge, type HostEvent } from './core-types.js';
 import { HistoryWalker, promptAction } from './prompt-keys.js';
 import type { StatusLine } from './status-line.js';
-import type { TranscriptOutput } from './transcript-output.js';
 import type { TranscriptView } from './transcript-view.js';
 
 /** Where the tab keeps what is typed but not sent. */
@@ -12,9 +12,10 @@ const QUIT_WINDOW_MS = 2_000;
 
 export interface PromptInputParts {
   textarea: HTMLTextAreaElement;
+  /** Where Tab's candidates are listed. */
+  completions: HTMLElement;
   bridge: HacBridge;
   view: TranscriptView;
-  output: TranscriptOutput;
   state: ChatState;
   status: StatusLine;
 }
@@ -28,9 +29,9 @@ export interface PromptInput {
 
 export function createPromptInput({
   textarea,
+  completions,
   bridge,
   view,
-  output,
   state,
   status,
 }: PromptInputParts): PromptInput {
@@ -49,7 +50,9 @@ export function createPromptInput({
   };
   // The draft survives a reload of the tab (sessionStorage is per tab).
   const saveDraft = () => sessionStorage.setItem(DRAFT_KEY, textarea.value);
+  const candidates = createCompletionList(completions, textarea);
   const onInput = () => {
+    candidates.close(); // typed on: the candidates were for what stood there before
     fit();
     saveDraft();
   };
@@ -88,7 +91,7 @@ export function createPromptInput({
     const found = await bridge.complete(typed);
     if (textarea.value !== typed) return; // typed on meanwhile
     if (found.length === 1) setValue(`${found[0]} `);
-    else if (found.length > 1) output.write(`\n${found.join('  ')}\n`);
+    else if (found.length > 1) candidates.show(found, (candidate) => setValue(`${candidate} `));
   };
 
   /** Ctrl+C: cancels or answers no; at an idle prompt clears it, and a second press on an empty one quits. */
@@ -103,7 +106,7 @@ export function createPromptInput({
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (state.ended) return;
+    if (state.ended || candidates.key(event)) return;
     const hasSelection = view.terminal.hasSelection() || textarea.selectionStart !== textarea.selectionEnd;
     const action = promptAction(event, {
       caretOnFirstLine: !textarea.value.slice(0, textarea.selectionStart).includes('\n'),
@@ -209,6 +212,7 @@ export function createPromptInput({
     },
     focus: () => textarea.focus(),
     dispose() {
+      candidates.dispose();
       textarea.removeEventListener('keydown', onKeyDown);
       textarea.removeEventListener('input', onInput);
       textarea.removeEventListener('paste', onPaste);

@@ -15,8 +15,6 @@ import type { TranscriptView } from './transcript-view.js';
 export interface TranscriptOutput {
   /** Draws events; a `replay` is the whole conversation again, drawn on a cleared transcript. */
   show(events: HostEvent[], replay?: boolean): void;
-  /** Text the page writes itself (Tab's list of completions). */
-  write(text: string): void;
   /** Resolves when everything shown so far is on screen. */
   drawn(): Promise<void>;
   dispose(): void;
@@ -70,7 +68,6 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       () => undefined, // unhighlighted code is still code
     );
   };
-  const write = (text: string) => void (drawn = view.write(wrap.push(text)));
   const marked = (event: HostEvent) =>
     (event.type === 'input' && !event.reply) ||
     event.type === 'tool-result' ||
@@ -170,7 +167,6 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       }
       draw(events, replay === true);
     },
-    write,
     drawn: () => drawn,
     dispose() {
       clearTimeout(rewrap);
