@@ -37,9 +37,10 @@ export function createLineMarks(
   dialog: HTMLDialogElement,
   /** A command for a message sent (`/retry`, `/edit`, `/rewind n`), from its ⋯ menu. */
   onMessage: (command: string) => void,
-  /** The ids of the messages the conversation holds now. */
-  held: () => readonly number[],
+  /** The ids of the messages the conversation holds now, and whether a turn runs (its message not held yet). */
+  conversation: { readonly held: readonly number[]; readonly busy: boolean },
 ): LineMarks {
+  const held = () => conversation.held;
   const { terminal } = view;
   const menu = messageMenu(onMessage);
   const output = dialog.querySelector('pre')!;
@@ -56,7 +57,9 @@ export function createLineMarks(
     const holds = new Set(held());
     typed.forEach((entry, i) => {
       if (entry.owner === undefined) return;
-      if (holds.has(entry.owner)) {
+      // The message of the turn that runs is the conversation's once answered: not taken back meanwhile.
+      const running = conversation.busy && i === typed.length - 1;
+      if (holds.has(entry.owner) || running) {
         entry.dimmed?.dispose();
         entry.dimmed = undefined;
         return;

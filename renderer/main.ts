@@ -33,12 +33,7 @@ const view = createTranscriptView(byId('transcript'), (url) => void bridge.openL
 const state = createChatState(document.body);
 const output = createTranscriptOutput(
   view,
-  createLineMarks(
-    view,
-    byId('tool-output'),
-    (command) => void bridge.submit(command),
-    () => state.held,
-  ),
+  createLineMarks(view, byId('tool-output'), (command) => void bridge.submit(command), state),
 );
 const status = createStatusLine(byId('status'), state);
 const prompt = createPromptInput({

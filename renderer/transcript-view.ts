@@ -71,9 +71,15 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
 function remeasureWhenFontsLoad(terminal: Terminal): () => void {
   const family = terminal.options.fontFamily ?? 'monospace';
   let flip = false;
-  const remeasure = () => {
-    flip = !flip;
-    terminal.options.fontFamily = flip ? `${family} ` : family;
+  // Only the page's own faces (a system font is there from the start), and every load of one frame at once.
+  let pending = 0;
+  const remeasure = (event: FontFaceSetLoadEvent) => {
+    if (pending || !event.fontfaces.some((face) => family.includes(face.family.replace(/"/g, "'")))) return;
+    pending = requestAnimationFrame(() => {
+      pending = 0;
+      flip = !flip;
+      terminal.options.fontFamily = flip ? `${family} ` : family;
+    });
   };
   document.fonts.addEventListener('loadingdone', remeasure);
   return () => document.fonts.removeEventListener('loadingdone', remeasure);

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
 
@@ -107,5 +108,22 @@ describe.skipIf(NO_BROWSER)(`the window's controls${NO_BROWSER ? ` (skipped: ${N
     await expect.poll(() => prompt.inputValue()).toBe(`${options[2]} `);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
     expect(await page.evaluate(() => window.hacTranscript!.lines().join('\n'))).toBe(before);
+  });
+
+  it('the-message-of-a-turn-still-running-is-not-shown-as-taken-back', async () => {
+    const { page, fake } = await openWindow({ servers: { tools: testServerEntry() } });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'call_1', name: 'tools__echo', arguments: { text: '안녕' } }]),
+      openaiReply.text(['It said 안녕.']),
+    );
+    await send(page, 'echo 안녕');
+    await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+    await page.evaluate(() => window.hacIdle!());
+    await page.waitForTimeout(100);
+    expect(await page.locator('.taken-back').count()).toBe(0);
+    await send(page, 'y');
+    await waitForTranscript(page, /It said 안녕\./);
+    await page.evaluate(() => window.hacIdle!());
+    expect(await page.locator('.taken-back').count()).toBe(0);
   });
 });
