@@ -10,10 +10,10 @@ const CJK: Record<string, string[]> = {
 /**
  * The font stack for the transcript and the prompt. A terminal's cell is as wide as the first font's Latin
  * letter and a CJK character takes two cells, so the first font is the page's own (fonts.css, shipped with it):
- * `hac Grid` draws Latin and Hangul, its Hangul exactly two of its letters wide, so every machine shows the same
- * grid; `hac Mono` the one-cell symbols. Kana and Han come from the system's CJK fonts in the order of the reader's
- * languages (every CJK font draws them one em wide, which is two of these cells), and from the page's own font
- * (`hac Grid CJK`) where none is installed; emoji come last.
+ * `hac Grid` draws ASCII and Hangul, its Hangul exactly two of its letters wide, so every machine shows the same
+ * grid; `hac Mono` the rest of Latin and the one-cell symbols. Kana and Han come from the system's CJK fonts in
+ * the order of the reader's languages (every CJK font draws them one em wide, which is two of these cells), and
+ * from the page's own font (`hac Grid CJK`) where none is installed; emoji come last.
  */
 export function fontStack(languages: readonly string[]): string {
   const order: string[] = [];

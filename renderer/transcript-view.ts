@@ -63,22 +63,27 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
 }
 
 /**
- * The page's font comes in slices that load when their characters first show. xterm measures each character
- * once and keeps the width, so one measured before its slice came would keep a stand-in's width (and the
- * spacing that fits it into its cells). When fonts finish loading, the font option is set again (the same
- * fonts, written differently), which makes xterm measure afresh and redraw. Returns the listener's remover.
+ * The page's font comes in slices that load when their characters first show. xterm's DOM renderer measures each
+ * character once and keeps the width, so one measured before its slice came would keep a stand-in's width (and
+ * the spacing that fits it into its cells, too wide or too narrow). When one of the page's own faces has loaded,
+ * those kept widths are dropped and the screen drawn again. This reaches into xterm's internals (setting the font
+ * option again instead clears the rows and can leave them blank till the next write), so it does nothing if their
+ * shape is not the one expected (the pixel tests in window-cjk-text.test.ts say so). Returns the remover.
  */
 function remeasureWhenFontsLoad(terminal: Terminal): () => void {
+  type Internals = { _core?: { _renderService?: { _renderer?: { value?: { _widthCache?: unknown } } } } };
+  const widths = (terminal as unknown as Internals)._core?._renderService?._renderer?.value?._widthCache as
+    | { clear?: () => void }
+    | undefined;
   const family = terminal.options.fontFamily ?? 'monospace';
-  let flip = false;
   // Only the page's own faces (a system font is there from the start), and every load of one frame at once.
   let pending = 0;
   const remeasure = (event: FontFaceSetLoadEvent) => {
     if (pending || !event.fontfaces.some((face) => family.includes(face.family.replace(/"/g, "'")))) return;
     pending = requestAnimationFrame(() => {
       pending = 0;
-      flip = !flip;
-      terminal.options.fontFamily = flip ? `${family} ` : family;
+      widths?.clear?.();
+      terminal.refresh(0, terminal.rows - 1);
     });
   };
   document.fonts.addEventListener('loadingdone', remeasure);

@@ -2,7 +2,7 @@
 // (SIL OFL, from @fontsource), whose Hangul and CJK characters are exactly two of its Latin letters wide. Its
 // @fontsource stylesheets are split into slices by unicode-range (a slice loads only when its characters are on
 // screen); this writes the woff2 slices to dist/renderer/fonts/ and fonts.css with two families over them:
-//   'hac Grid': Latin and Hangul, the first font of the page, so it sets the cell and every Hangul syllable fills
+//   'hac Grid': ASCII and Hangul, the first font of the page, so it sets the cell and every Hangul syllable fills
 //     its two cells without a gap (its symbols, arrows, box drawing and bullets, are drawn two cells wide where
 //     a terminal gives them one: those come from the next font, styles.css's 'hac Mono');
 //   'hac Grid CJK': every slice, after the system's CJK fonts (kana and Han in the shapes of the reader's
@@ -10,9 +10,12 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** What 'hac Grid' draws: Latin, Hangul Jamo, compatibility Jamo and syllables. */
+/**
+ * What 'hac Grid' draws: ASCII, Hangul Jamo, compatibility Jamo and syllables. Its other Latin characters are two
+ * cells wide (×, °, ±, Æ) or missing (é): measured in Chromium, only ASCII is one cell.
+ */
 const GRID = [
-  [0x0000, 0x024f],
+  [0x0000, 0x007e],
   [0x1100, 0x11ff],
   [0x3130, 0x318f],
   [0xa960, 0xa97f],
@@ -42,8 +45,10 @@ function intersect(ranges, allowed) {
   return out;
 }
 
+// swap: a slice still loading never hides text (a streamed answer stays readable); the transcript measures its
+// characters again once it has come (renderer/transcript-view.ts).
 const face = (family, weight, file, ranges) =>
-  `@font-face{font-family:'${family}';font-style:normal;font-display:block;font-weight:${weight};` +
+  `@font-face{font-family:'${family}';font-style:normal;font-display:swap;font-weight:${weight};` +
   `src:url(fonts/${file}) format('woff2');unicode-range:${formatRanges(ranges)}}`;
 
 /** Writes the fonts and fonts.css into `outDir`; returns the font files' names. */

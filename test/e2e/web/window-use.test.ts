@@ -314,7 +314,7 @@ describe.skipIf(NO_BROWSER)(
               latin: await measure(element, 'M'),
               cjk: await each(element, ['한', 'あ', '中', '，', '、', '。']),
               // What the transcript draws in one cell: rules, code labels, bullets, quote bars, arrows.
-              narrow: await each(element, ['─', '│', '•', '…', '→', 'ж', 'λ']),
+              narrow: await each(element, ['─', '│', '•', '…', '→', 'ж', 'λ', '×', 'é', '°']),
             })),
           );
         });
