@@ -73,8 +73,7 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
 function remeasureWhenFontsLoad(terminal: Terminal): () => void {
   type Internals = { _core?: { _renderService?: { _renderer?: { value?: { _widthCache?: unknown } } } } };
   const widths = (terminal as unknown as Internals)._core?._renderService?._renderer?.value?._widthCache as
-    | { clear?: () => void }
-    | undefined;
+    { clear?: () => void } | undefined;
   const family = terminal.options.fontFamily ?? 'monospace';
   // Only the page's own faces (a system font is there from the start), and every load of one frame at once.
   let pending = 0;
