@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
@@ -16,6 +15,8 @@ export async function webToken(file: string, renew = false): Promise<string> {
     const kept = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
     if (TOKEN.test(kept)) return kept;
   }
+  // Loaded here, not with the module: every start of the CLI loads this module, and crypto costs it time.
+  const { randomBytes } = await import('node:crypto');
   const token = randomBytes(32).toString('base64url');
   await writeFileAtomic(file, `${token}\n`, { mode: 0o600 });
   return token;
