@@ -287,7 +287,11 @@ export class Engine {
               ...(result.reasoning ? { reasoning: result.reasoning } : {}),
               ...(result.replay ? { replay: result.replay } : {}),
             }
-          : { role: 'assistant', content: result.content },
+          : {
+              role: 'assistant',
+              content: result.content,
+              ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+            },
       );
       for (const call of calls) {
         const outcome = yield* runToolCall(

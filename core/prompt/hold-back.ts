@@ -171,8 +171,11 @@ class Splitter implements HoldBack, CandidateHost {
   }
 
   hide(calls: FunctionCall[], whole = this.held): void {
-    // A call the model shows while explaining how calls are written is part of its answer, not a request.
-    if (calls.length > 0 && introducesExample(this.raw.slice(0, this.heldStart))) {
+    // A model explaining how calls are written may show one of a tool it does not have: that is part of its
+    // answer, not an attempt to report. A complete call of a tool it has runs, cue or not (local models often
+    // word a real call as advice: "the call looks like this:"), since it has no other way to call.
+    const unknownOnly = calls.length > 0 && calls.every((call) => call.type === 'attempted-call-error');
+    if (unknownOnly && introducesExample(this.raw.slice(0, this.heldStart))) {
       this.release(whole);
       this.toText(false);
       return;

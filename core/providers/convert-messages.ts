@@ -19,6 +19,8 @@ export interface ToolMessageShapes<T> {
     message: AssistantMessage & { toolCalls: NonNullable<AssistantMessage['toolCalls']> },
   ): T;
   toolResult(message: ToolMessage): T;
+  /** An assistant message without tool calls that carries its reasoning within the turn (where sent back). */
+  assistantWithReasoning?(message: AssistantMessage & { reasoning: string }): T;
 }
 
 /** Our messages in a vendor's shape: the plain ones as they are, the tool ones as `shapes` says. */
@@ -29,6 +31,8 @@ export function convertMessages<T>(messages: Message[], shapes: ToolMessageShape
       return shapes.userWithImages({ ...message, images: message.images });
     if (message.role === 'assistant' && message.toolCalls?.length)
       return shapes.assistantWithCalls({ ...message, toolCalls: message.toolCalls });
+    if (message.role === 'assistant' && message.reasoning && shapes.assistantWithReasoning)
+      return shapes.assistantWithReasoning({ ...message, reasoning: message.reasoning });
     return { role: message.role, content: message.content };
   });
 }

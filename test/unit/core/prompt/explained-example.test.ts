@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createHoldBack, type ToolRef } from '../../../../core/prompt/index.js';
 
-const tools: ToolRef[] = [{ server: 'context7', name: 'resolve-library-id' }];
+const tools: ToolRef[] = [
+  { server: 'context7', name: 'resolve-library-id' },
+  { server: 'docs', name: 'search' },
+];
 
 const CALL = '{"server": "context7", "name": "resolve-library-id", "arguments": {"libraryName": "java"}}';
+/** A call of a tool hac does not offer: shown while explained, reported as an attempt otherwise. */
+const UNKNOWN = '{"name": "get_weather", "arguments": {"city": "Seoul"}}';
 
 /** The same answer streamed in pieces of every size given: what was shown and which calls were found. */
 function split(text: string, sizes = [1, 2, 3, 7, 16, text.length]) {
@@ -12,7 +17,7 @@ function split(text: string, sizes = [1, 2, 3, 7, 16, text.length]) {
     let shown = '';
     for (let i = 0; i < text.length; i += size) shown += holdBack.push(text.slice(i, i + size)).show;
     const end = holdBack.end();
-    return { shown: shown + end.show, calls: end.calls.length };
+    return { shown: shown + end.show, calls: end.calls.map((c) => (c.type === 'call' ? c.name : c.type)) };
   });
 }
 
@@ -23,42 +28,44 @@ function only(text: string) {
   return first!;
 }
 
-describe('a call format explained is shown, never run', () => {
-  it('the-template-filled-with-example-values-in-a-fence-after-for-example', () => {
-    const answer = `For example, a call looks like this:\n\n\`\`\`json\n${CALL}\n\`\`\`\n\nThat is the whole format.`;
-    expect(only(answer)).toEqual({ shown: answer, calls: 0 });
-  });
-
-  it('the-openai-json-shape-while-explaining-it', () => {
-    const shape =
-      '{"type": "function", "function": {"name": "resolve-library-id", "arguments": "{\\"libraryName\\": \\"java\\"}"}}';
-    const answer = `In the OpenAI API the format is the same, e.g.:\n${shape}\nThe arguments are a JSON string.`;
-    expect(only(answer)).toEqual({ shown: answer, calls: 0 });
-  });
-
-  it('an-example-after-prose-on-the-same-line', () => {
-    const answer = `You would write, for example: ${CALL} and hac runs it.`;
-    expect(only(answer)).toEqual({ shown: answer, calls: 0 });
-  });
-
-  it('a-tag-format-example-is-shown-whole', () => {
+describe('a call explained as advice runs when its tool exists; an example of a tool not offered is text', () => {
+  it('qwen-words-a-real-call-as-advice-with-a-sentence-after-it-and-the-call-runs', () => {
     const answer =
-      'The tag format looks like this:\n<tool_call>\n{"name": "resolve-library-id", "arguments": {"libraryName": "java"}}\n</tool_call>\nDone.';
-    expect(only(answer)).toEqual({ shown: answer, calls: 0 });
+      'To search the documentation you can use the docs__search tool. The call looks like this:\n\n' +
+      '```json\n{"name": "docs__search", "arguments": {"query": "retry policy"}}\n```\n\n' +
+      'This will return the matching pages.';
+    const result = only(answer);
+    expect(result.calls).toEqual(['search']);
+    expect(result.shown).not.toContain('docs__search", "arguments"');
+    expect(result.shown).toContain('This will return the matching pages.');
   });
 
-  it('korean-japanese-and-chinese-explanations', () => {
+  it('the-template-of-an-existing-tool-after-for-example-runs-too', () => {
+    const answer = `For example, a call looks like this:\n\n\`\`\`json\n${CALL}\n\`\`\`\n\nThat is the whole format.`;
+    expect(only(answer).calls).toEqual(['resolve-library-id']);
+  });
+
+  it('an-example-of-a-tool-not-offered-is-shown-whole-not-reported', () => {
+    for (const answer of [
+      `For example, a call looks like this:\n\n\`\`\`json\n${UNKNOWN}\n\`\`\`\n\nThat is the whole format.`,
+      `You would write, for example: ${UNKNOWN} and the client runs it.`,
+      `The tag format looks like this:\n<tool_call>\n${UNKNOWN}\n</tool_call>\nDone.`,
+    ])
+      expect(only(answer)).toEqual({ shown: answer, calls: [] });
+  });
+
+  it('korean-japanese-and-chinese-explanations-of-a-tool-not-offered', () => {
     for (const words of ['예를 들어 이렇게 씁니다:', '例えば、次のように書きます:', '例如，这样写：']) {
-      const answer = `${words}\n${CALL}\n`;
-      expect(only(answer)).toEqual({ shown: answer, calls: 0 });
+      const answer = `${words}\n${UNKNOWN}\n`;
+      expect(only(answer)).toEqual({ shown: answer, calls: [] });
     }
   });
 
-  it('a-real-call-after-the-explanation-runs-and-only-it', () => {
-    const example = `For example:\n\`\`\`json\n${CALL}\n\`\`\`\n`;
-    const result = only(`${example}Now I will look it up for you.\n${CALL}\n`);
-    expect(result.calls).toBe(1);
-    expect(result.shown).toBe(`${example}Now I will look it up for you.\n`);
+  it('without-a-cue-a-call-of-a-tool-not-offered-is-reported-as-an-attempt', () => {
+    expect(only(`Let me check.\n${UNKNOWN}\n`)).toEqual({
+      shown: 'Let me check.\n',
+      calls: ['attempted-call-error'],
+    });
   });
 
   it('calls-whose-words-only-look-like-cues-still-run', () => {
@@ -68,7 +75,7 @@ describe('a call format explained is shown, never run', () => {
       'I will use the tool now.',
       '확인해 보겠습니다.',
     ]) {
-      expect(only(`${words}\n${CALL}\n`)).toEqual({ shown: `${words}\n`, calls: 1 });
+      expect(only(`${words}\n${CALL}\n`)).toEqual({ shown: `${words}\n`, calls: ['resolve-library-id'] });
     }
   });
 });
