@@ -134,12 +134,18 @@ describe.skipIf(NO_BROWSER)(
       },
     );
 
-    it.each([480, 1100, 1920])(
-      'japanese-punctuation-keeps-every-row-inside-the-terminal-at-%i-px',
-      async (width) => {
+    it.each([
+      [480, 'light'],
+      [1100, 'dark'],
+      [1920, 'light'],
+      [1100, 'light'],
+    ] as const)(
+      'japanese-punctuation-keeps-every-row-inside-the-terminal-at-%i-px-in-the-%s-theme',
+      async (width, scheme) => {
         const sentence = '日本語の文章、句読点。全角句読点、「括弧」のような地名。';
         const page = await openWindow(`${sentence.repeat(12)}\n끝`, {
           viewport: { width, height: 700 },
+          colorScheme: scheme,
           locale: 'ja-JP',
         });
         const rows = await page.evaluate(() => {
