@@ -17,7 +17,7 @@ import { abortable, withTimeout } from '../timing.js';
 import type { McpAuthStore } from './auth-store.js';
 import { HacOAuthProvider, SignInRequired } from './oauth-provider.js';
 import { describeError } from '../mcp-errors.js';
-import { codeFromPaste, listenForRedirect } from './redirect-listener.js';
+import { listenForRedirect, responseFromPaste, type AuthorizationResponse } from './redirect-listener.js';
 
 /** An access token this close to its end is renewed before the next request. */
 const REFRESH_AHEAD_MS = 60_000;
@@ -32,10 +32,12 @@ export interface ServerSignInOptions {
   authStore: McpAuthStore;
 }
 
-/** A browser sign-in under way: the code comes from the redirect listener or is pasted back. */
+/** A browser sign-in under way: the response comes from the redirect listener or is pasted back. */
 interface PendingSignIn {
-  code: Promise<string>;
+  response: Promise<AuthorizationResponse>;
   paste(text: string): void;
+  /** Tells the browser's page how the sign-in ended (a pasted response has no page). */
+  done(outcome: { ok: true } | { ok: false; reason: string }): void;
   end(): void;
 }
 
@@ -67,11 +69,15 @@ export class ServerSignIn {
     const provider = await this.provider();
     if (!(provider instanceof HacOAuthProvider)) return;
     this.pending?.end();
-    const listener = await listenForRedirect(() => provider.sentState);
-    let pasted!: { resolve(code: string): void; reject(error: Error): void };
-    const fromPaste = new Promise<string>((resolve, reject) => (pasted = { resolve, reject }));
-    const code = Promise.race([listener.code, fromPaste]);
-    code.catch(() => undefined);
+    const listener = await listenForRedirect(
+      () => provider.sentState,
+      (why) =>
+        this.options.logger.warn(`MCP server "${this.config.name}": a sign-in redirect refused: ${why}.`),
+    );
+    let pasted!: { resolve(response: AuthorizationResponse): void; reject(error: Error): void };
+    const fromPaste = new Promise<AuthorizationResponse>((resolve, reject) => (pasted = { resolve, reject }));
+    const response = Promise.race([listener.response, fromPaste]);
+    response.catch(() => undefined);
     provider.signIn = {
       redirectUrl: listener.redirectUrl,
       open: (url) => {
@@ -80,8 +86,9 @@ export class ServerSignIn {
       },
     };
     const pending: PendingSignIn = {
-      code,
-      paste: (text) => pasted.resolve(codeFromPaste(text, provider.sentState)),
+      response,
+      paste: (text) => pasted.resolve(responseFromPaste(text, provider.sentState)),
+      done: (outcome) => listener.done(outcome),
       end: () => {
         listener.close();
         pasted.reject(new Error('the sign-in ended'));
@@ -121,16 +128,24 @@ export class ServerSignIn {
     }
   }
 
-  /** Waits for the browser (or a paste) to bring the code, and trades it for tokens on `transport`. */
+  /**
+   * Waits for the browser (or a paste) to bring the response, and trades its code for tokens on `transport`.
+   * The whole redirect goes to the SDK, so an authorization server's `iss` (RFC 9207) is checked, not dropped.
+   */
   async finish(transport: Transport, signal: AbortSignal): Promise<void> {
     const pending = this.pending!;
+    const http = transport as StreamableHTTPClientTransport | SSEClientTransport;
     try {
-      const code = await abortable(
-        withTimeout(pending.code, SIGN_IN_WAIT_MS, 'the sign-in was not finished within 10 minutes'),
+      const response = await abortable(
+        withTimeout(pending.response, SIGN_IN_WAIT_MS, 'the sign-in was not finished within 10 minutes'),
         signal,
       );
-      await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+      await (typeof response === 'string' ? http.finishAuth(response) : http.finishAuth(response));
+      pending.done({ ok: true });
       this.options.logger.info(`MCP server "${this.config.name}": signed in.`);
+    } catch (error) {
+      pending.done({ ok: false, reason: `hac could not finish it: ${describeError(error)}.` });
+      throw error;
     } finally {
       pending.end();
     }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,10 +20,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup() {
+async function setup(serverEnv: NodeJS.ProcessEnv = {}) {
   const fake = await startOpenAIFake();
   cleanups.push(() => fake.close());
-  const server = await startListening([oauthServer]);
+  const server = await startListening([oauthServer], serverEnv);
   cleanups.push(() => server.stop());
   const home = tempDir();
   const hacHome = writeCliHome(home, fake.baseUrl, {
@@ -137,4 +137,39 @@ describe('signing in to a hosted MCP server in the terminal', () => {
       expect(stats.registrations).toBe(0);
     },
   );
+
+  describe('an authorization server that follows RFC 9207 (iss in its redirect, as Keycloak)', () => {
+    it('signs-in-through-the-browser-whose-page-says-signed-in-only-once-hac-holds-a-token', async () => {
+      const { home, opened, browser, server } = await setup({ HAC_TEST_ISS: '1' });
+      const hac = new HacPty(home, [], { BROWSER: browser });
+      cleanups.push(() => hac.kill());
+      await hac.waitFor('MCP server "hosted" needs sign-in: /mcp login hosted');
+      hac.write('/mcp login hosted\r');
+      await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
+      const back = await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' });
+      const callback = new URL(back.headers.get('location')!);
+      expect(callback.searchParams.get('iss')).toBe(`http://127.0.0.1:${server.port}/`);
+      const page = await (await fetch(callback)).text();
+      expect(page).toContain('Signed in');
+      await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).');
+      expect(plain(hac.output)).not.toMatch(/Issuer mismatch|failed/);
+    });
+
+    it('signs-in-through-a-pasted-address-with-its-iss', async () => {
+      const { home, opened, server } = await setup({ HAC_TEST_ISS: '1' });
+      // No browser here (over SSH): the user opens the link elsewhere and pastes where it ended.
+      const hac = new HacPty(home, [], { BROWSER: path.join(home, 'no-browser.sh') });
+      cleanups.push(() => hac.kill());
+      await hac.waitFor('MCP server "hosted" needs sign-in: /mcp login hosted');
+      hac.write('/mcp login hosted\r');
+      const from = await hac.waitFor('paste the address it ends on: /mcp login hosted <address>');
+      const link = /(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)/.exec(plain(hac.output))![1]!;
+      const back = await fetch(link, { redirect: 'manual' });
+      const ended = back.headers.get('location')!;
+      expect(new URL(ended).searchParams.get('iss')).toBe(`http://127.0.0.1:${server.port}/`);
+      hac.write(`/mcp login hosted ${ended}\r`);
+      await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).', { from });
+      expect(existsSync(opened)).toBe(false);
+    });
+  });
 });
