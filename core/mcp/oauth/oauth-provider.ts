@@ -91,10 +91,11 @@ export class HacOAuthProvider implements OAuthClientProvider {
   clientInformation(): OAuthClientInformationMixed | undefined {
     if (this.settings.clientId)
       return { client_id: this.settings.clientId, client_secret: this.settings.clientSecret };
-    // A registration is made for one redirect address; a sign-in on another port registers again.
+    // One registration per server: the sign-in listener's port changes each time, and an authorization server
+    // must take any port on a loopback redirect (RFC 8252 §7.3), so only another address registers again.
     const { client, clientRedirectUrl } = this.stored;
     if (!client) return this.signIn || this.hasTokens ? undefined : this.required();
-    if (this.signIn && clientRedirectUrl !== this.signIn.redirectUrl) return undefined;
+    if (this.signIn && !sameLoopbackRedirect(clientRedirectUrl, this.signIn.redirectUrl)) return undefined;
     return client;
   }
 
@@ -182,4 +183,12 @@ export class HacOAuthProvider implements OAuthClientProvider {
   private required(): never {
     throw new SignInRequired(this.server);
   }
+}
+
+/** Whether two redirect addresses are the same but for a loopback port (RFC 8252 §7.3). */
+function sameLoopbackRedirect(registered: string | undefined, current: string): boolean {
+  if (!registered) return false;
+  const [a, b] = [new URL(registered), new URL(current)];
+  const loopback = (url: URL) => ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  return a.protocol === b.protocol && a.hostname === b.hostname && a.pathname === b.pathname && loopback(a);
 }

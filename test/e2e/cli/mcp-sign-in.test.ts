@@ -151,8 +151,22 @@ describe('signing in to a hosted MCP server in the terminal', () => {
       expect(callback.searchParams.get('iss')).toBe(`http://127.0.0.1:${server.port}/`);
       const page = await (await fetch(callback)).text();
       expect(page).toContain('Signed in');
-      await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).');
+      const first = await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).');
       expect(plain(hac.output)).not.toMatch(/Issuer mismatch|failed/);
+      // Signed out by the server (every token revoked), signing in again (its listener on another port) keeps
+      // the one registration (RFC 8252 §7.3).
+      await fetch(`http://127.0.0.1:${server.port}/expire?revoke`, { method: 'POST' });
+      writeFileSync(opened, '');
+      hac.write('/mcp login hosted\r');
+      await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
+      const again = await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' });
+      expect(await (await fetch(again.headers.get('location')!)).text()).toContain('Signed in');
+      await hac.waitFor('MCP server "hosted" is signed in and connected (1 tool).', { from: first });
+      const stats = (await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json()) as {
+        registrations: number;
+        codeExchanges: number;
+      };
+      expect(stats).toMatchObject({ registrations: 1, codeExchanges: 2 });
     });
 
     it('signs-in-through-a-pasted-address-with-its-iss', async () => {
