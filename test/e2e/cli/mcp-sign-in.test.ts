@@ -186,4 +186,16 @@ describe('signing in to a hosted MCP server in the terminal', () => {
       expect(existsSync(opened)).toBe(false);
     });
   });
+
+  it('an-authorization-server-without-registration-says-to-add-a-client-id-and-where', async () => {
+    const { home, browser } = await setup({ HAC_TEST_NO_DCR: '1' });
+    const hac = new HacPty(home, [], { BROWSER: browser });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('MCP server "hosted" needs sign-in: /mcp login hosted');
+    hac.write('/mcp login hosted\r');
+    await hac.waitFor(
+      'add "oauth": {"clientId": "<that id>"} to "hosted" in mcp-servers.json, then /mcp login hosted',
+    );
+    expect(plain(hac.output)).not.toContain('Incompatible auth server');
+  });
 });
