@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startOpenAIFake, type OpenAIFake } from '../fakes/openai-fake.js';
+import { writeCliHome, type CliHomeFiles } from './cli-home.js';
 import { HAC_BIN } from './pty.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -133,4 +135,34 @@ export function paste(page: Page, text: string): Promise<void> {
     const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
     if (prompt.dispatchEvent(event)) document.execCommand('insertText', false, pasted);
   }, text);
+}
+
+/** What a test's window stands on: the OpenAI fake, `hac web` on a fresh home, and a page of it. */
+export interface OpenWindow {
+  fake: OpenAIFake;
+  web: HacWeb;
+  page: Page;
+}
+
+/**
+ * `hac web` on a fresh home (`home`, written for the OpenAI fake with `files`), and a page of it open in
+ * `browser`, ready for typing; everything it starts is stopped through `cleanups`.
+ */
+export async function openWindow(
+  browser: Browser,
+  home: string,
+  cleanups: (() => Promise<unknown>)[],
+  files: CliHomeFiles = {},
+  options: Parameters<Browser['newPage']>[0] = {},
+): Promise<OpenWindow> {
+  const fake = await startOpenAIFake();
+  cleanups.push(() => fake.close());
+  writeCliHome(home, fake.baseUrl, files);
+  const web = await HacWeb.start(home);
+  cleanups.push(() => web.stop());
+  const page = await browser.newPage(options);
+  cleanups.push(() => page.close());
+  await page.goto(web.url);
+  await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+  return { fake, web, page };
 }

@@ -1,10 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
-import { writeCliHome } from '../../helpers/cli-home.js';
+import { openaiReply } from '../../fakes/openai-fake.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+import {
+  launchChromium,
+  NO_BROWSER,
+  openWindow as openHacWindow,
+  send,
+  waitForTranscript,
+} from '../../helpers/web.js';
 
 // Korean and Japanese in the window, checked on the pixels of screenshots: every character fills its two cells
 // (no gap between syllables wider than the font's own) and no row is drawn past the terminal's right edge.
@@ -93,16 +98,13 @@ describe.skipIf(NO_BROWSER)(
     });
 
     async function openWindow(answer: string, options: Parameters<Browser['newPage']>[0]) {
-      const fake = await startOpenAIFake();
-      cleanups.push(() => fake.close());
-      const home = tempDir();
-      writeCliHome(home, fake.baseUrl, { config: { markdown: false } });
-      const web = await HacWeb.start(home);
-      cleanups.push(() => web.stop());
-      const page = await browser.newPage(options);
-      cleanups.push(() => page.close());
-      await page.goto(web.url);
-      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      const { fake, page } = await openHacWindow(
+        browser,
+        tempDir(),
+        cleanups,
+        { config: { markdown: false } },
+        options,
+      );
       fake.reply(openaiReply.text([answer]));
       await send(page, 'go');
       await waitForTranscript(page, /끝$/m);

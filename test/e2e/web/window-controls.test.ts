@@ -1,10 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
-import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { openaiReply } from '../../fakes/openai-fake.js';
+import type { CliHomeFiles } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+import {
+  launchChromium,
+  NO_BROWSER,
+  openWindow as openHacWindow,
+  send,
+  transcriptLines,
+  waitForTranscript,
+} from '../../helpers/web.js';
 
 // The window's controls from outside, through `hac web` in Chromium: every pixel of a choice button takes the
 // click, and Tab's candidates come as a popup that goes away, not as lists printed into the transcript.
@@ -23,21 +30,8 @@ describe.skipIf(NO_BROWSER)(`the window's controls${NO_BROWSER ? ` (skipped: ${N
     await browser?.close();
   });
 
-  async function openWindow(
-    files: CliHomeFiles = {},
-  ): Promise<{ page: Page; fake: Awaited<ReturnType<typeof startOpenAIFake>> }> {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    writeCliHome(home, fake.baseUrl, files);
-    const web = await HacWeb.start(home);
-    cleanups.push(() => web.stop());
-    const page = await browser.newPage({ viewport: { width: 1000, height: 600 } });
-    cleanups.push(() => page.close());
-    await page.goto(web.url);
-    await page.waitForFunction(() => document.activeElement?.id === 'prompt');
-    return { page, fake };
-  }
+  const openWindow = (files: CliHomeFiles = {}) =>
+    openHacWindow(browser, tempDir(), cleanups, files, { viewport: { width: 1000, height: 600 } });
 
   it('every-point-of-a-choice-button-is-the-button', async () => {
     const more = ['gpt-4o-mini', 'o3-mini-high', 'claude-sonnet', 'llama3.2:latest', 'qwen2.5-coder'];
@@ -74,7 +68,10 @@ describe.skipIf(NO_BROWSER)(`the window's controls${NO_BROWSER ? ` (skipped: ${N
     const { page } = await openWindow();
     const prompt = page.locator('#prompt');
     const list = page.locator('#completions');
-    const before = await page.evaluate(() => window.hacTranscript!.lines().join('\n'));
+    // What the transcript holds once the page's first events are drawn: Tab adds nothing to it.
+    await expect.poll(() => page.locator('#status').innerText()).toContain('ready');
+    const shown = () => transcriptLines(page).then((lines) => lines.join('\n').trimEnd());
+    const before = await shown();
     await prompt.fill('/se');
     await page.keyboard.press('Tab');
     await expect.poll(() => list.isVisible()).toBe(true);
@@ -90,7 +87,7 @@ describe.skipIf(NO_BROWSER)(`the window's controls${NO_BROWSER ? ` (skipped: ${N
     await page.keyboard.press('Enter');
     await expect.poll(() => prompt.inputValue()).toBe(`${options[1]} `);
     expect(await list.isHidden()).toBe(true);
-    expect(await page.evaluate(() => window.hacTranscript!.lines().join('\n'))).toBe(before);
+    expect(await shown()).toBe(before);
     // Escape closes it and keeps what was typed; typing on closes it too; a click takes one.
     await prompt.fill('/se');
     await page.keyboard.press('Tab');
@@ -107,7 +104,7 @@ describe.skipIf(NO_BROWSER)(`the window's controls${NO_BROWSER ? ` (skipped: ${N
     await list.getByRole('option', { name: options[2] }).click();
     await expect.poll(() => prompt.inputValue()).toBe(`${options[2]} `);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
-    expect(await page.evaluate(() => window.hacTranscript!.lines().join('\n'))).toBe(before);
+    expect(await shown()).toBe(before);
   });
 
   it('the-message-of-a-turn-still-running-is-not-shown-as-taken-back', async () => {

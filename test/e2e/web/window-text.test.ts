@@ -4,7 +4,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { HacWeb, launchChromium, NO_BROWSER, send, waitForTranscript } from '../../helpers/web.js';
+import {
+  HacWeb,
+  launchChromium,
+  NO_BROWSER,
+  openWindow as openHacWindow,
+  send,
+  waitForTranscript,
+} from '../../helpers/web.js';
 
 // How the window draws text, checked on the pixels of screenshots (what a reader sees, not what the DOM says).
 const tempDir = useTempDir('hac-web-');
@@ -39,19 +46,8 @@ describe.skipIf(NO_BROWSER)(
     });
 
     /** `hac web` on a fresh home with the fake model, and a page of it open and ready. */
-    async function openWindow(files: CliHomeFiles, options: Parameters<Browser['newPage']>[0]) {
-      const fake = await startOpenAIFake();
-      cleanups.push(() => fake.close());
-      const home = tempDir();
-      writeCliHome(home, fake.baseUrl, files);
-      const web = await HacWeb.start(home);
-      cleanups.push(() => web.stop());
-      const page = await browser.newPage(options);
-      cleanups.push(() => page.close());
-      await page.goto(web.url);
-      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
-      return { fake, web, page };
-    }
+    const openWindow = (files: CliHomeFiles, options: Parameters<Browser['newPage']>[0]) =>
+      openHacWindow(browser, tempDir(), cleanups, files, options);
 
     it.each(['dark', 'light'] as const)(
       'underscores-are-drawn-at-100-percent-in-the-%s-theme',
