@@ -62,6 +62,14 @@ export function isUndelivered(error: unknown): boolean {
 
 /** An error's message without the SDK's prefixes doubled up, for one-line reports. */
 export function describeError(error: unknown): string {
+  // The SDK names its own option after a redirect it did not follow; the user can only change the address.
+  return describeRaw(error).replace(
+    / \(redirectPolicy: '[\w-]+'\)/,
+    ' (the server\'s "url" in mcp-servers.json)',
+  );
+}
+
+function describeRaw(error: unknown): string {
   const schemaProblems = zodIssues(error);
   if (schemaProblems) return `an answer that does not follow its schema: ${schemaProblems}`;
   // What the server said about a refused request (a bad token, say) is in the body, not in the message.
