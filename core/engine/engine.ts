@@ -278,21 +278,15 @@ export class Engine {
         return;
       }
 
-      turn.push(
-        native
-          ? {
-              role: 'assistant',
-              content: result.content,
-              toolCalls: result.nativeCalls,
-              ...(result.reasoning ? { reasoning: result.reasoning } : {}),
-              ...(result.replay ? { replay: result.replay } : {}),
-            }
-          : {
-              role: 'assistant',
-              content: result.content,
-              ...(result.reasoning ? { reasoning: result.reasoning } : {}),
-            },
-      );
+      // The model's reasoning goes back within this turn (DeepSeek, gpt-oss), in prompt mode too.
+      turn.push({
+        role: 'assistant',
+        content: result.content,
+        ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+        ...(native
+          ? { toolCalls: result.nativeCalls, ...(result.replay ? { replay: result.replay } : {}) }
+          : {}),
+      });
       for (const call of calls) {
         const outcome = yield* runToolCall(
           call,
