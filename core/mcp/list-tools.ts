@@ -1,6 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import type { Logger } from '../logging/logger.js';
 import type { ToolAnnotations } from '../tools/tool.js';
+import { withTimeout } from './timing.js';
+import { headerMarkProblem } from './x-mcp-header.js';
 
 /** A tool as a server listed it: the schema keeps the server's key order. */
 export interface McpToolInfo {
@@ -16,8 +19,25 @@ const toolsPage = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
-/** Every tool of a server, following `nextCursor`, in the server's order. */
-export async function listAllTools(client: Client): Promise<McpToolInfo[]> {
+/** Who is listed: the server as configured, and how long its answers may take. */
+interface ListedServer {
+  name: string;
+  transport: string;
+  logger: Logger;
+  connectTimeoutMs: number;
+}
+
+/**
+ * Every tool of a server, following `nextCursor`, in the server's order. Over HTTP in the stateless revision a
+ * tool whose `x-mcp-header` marks are invalid is left out, named in the log.
+ */
+export async function listAllTools(client: Client, server: ListedServer): Promise<McpToolInfo[]> {
+  const seconds = server.connectTimeoutMs / 1000;
+  const listing = listPages(client, server);
+  return withTimeout(listing, server.connectTimeoutMs, `tools/list got no answer within ${seconds} s`);
+}
+
+async function listPages(client: Client, server: ListedServer): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   do {
@@ -30,7 +50,15 @@ export async function listAllTools(client: Client): Promise<McpToolInfo[]> {
     }
     cursor = page.nextCursor;
   } while (cursor);
-  return tools;
+  if (server.transport !== 'http' || client.getProtocolEra() !== 'modern') return tools;
+  return tools.filter((tool) => {
+    const problem = headerMarkProblem(tool.inputSchema);
+    if (problem)
+      server.logger.warn(
+        `MCP server "${server.name}": tool "${tool.name}" left out: ${problem} (x-mcp-header).`,
+      );
+    return !problem;
+  });
 }
 
 function toToolInfo(raw: Record<string, unknown>): McpToolInfo {

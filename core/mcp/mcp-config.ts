@@ -30,7 +30,7 @@ export interface McpServerConfig {
  * the company's identity provider vouching for the user (enterprise-managed authorization).
  */
 export interface McpOAuthConfig {
-  grant: 'authorization_code' | 'client_credentials' | 'enterprise';
+  grant: 'authorization_code' | 'client_credentials' | 'enterprise' | 'workload';
   clientId?: string;
   clientSecret?: string;
   /** client_credentials with a signed JWT (private_key_jwt) instead of a secret: the PEM key. */
@@ -41,6 +41,9 @@ export interface McpOAuthConfig {
   clientMetadataUrl?: string;
   /** enterprise only: where the user's ID token is exchanged for a grant this server's sign-in accepts. */
   identityProvider?: McpIdentityProviderConfig;
+  /** workload only: the machine's identity token from its platform, or the file the platform keeps it in. */
+  assertion?: string;
+  assertionFile?: string;
 }
 
 /** The company identity provider of the enterprise grant (values may hold `${VAR}`). */
@@ -83,13 +86,15 @@ const serverSchema = z.looseObject({
   timeout: z.number().int().positive().optional(),
   oauth: z
     .strictObject({
-      grant: lower(['authorization_code', 'client_credentials', 'enterprise']).optional(),
+      grant: lower(['authorization_code', 'client_credentials', 'enterprise', 'workload']).optional(),
       clientId: z.string().trim().min(1).optional(),
       clientSecret: z.string().min(1).optional(),
       privateKey: z.string().min(1).optional(),
       signingAlgorithm: z.string().min(1).optional(),
       scopes: z.array(z.string().trim().min(1)).optional(),
       clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+      assertion: z.string().min(1).optional(),
+      assertionFile: z.string().min(1).optional(),
       identityProvider: z
         .strictObject({
           tokenEndpoint: z.url({ protocol: /^https?$/ }),
@@ -125,7 +130,9 @@ const FIXES: Record<string, string> = {
   oauth:
     'Use an object: {"clientId": "…", "clientSecret": "${SECRET}", "scopes": ["read"]}, or leave it out.',
   grant:
-    'Use "authorization_code" (a person signs in), "client_credentials" (a machine) or "enterprise" (your company\'s identity provider).',
+    'Use "authorization_code" (a person signs in), "client_credentials" (a machine with a secret), "workload" (a machine with an identity token from its platform) or "enterprise" (your company\'s identity provider).',
+  assertion: 'Give the identity token your platform issued, best as "${VARIABLE}".',
+  assertionFile: 'Give the path of the file your platform keeps the identity token in.',
   identityProvider:
     'Use an object: {"tokenEndpoint": "https://idp.example.com/token", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}.',
   tokenEndpoint: "Give the https:// address of the identity provider's token endpoint.",
@@ -233,6 +240,14 @@ function resolveServer(
       at: `${at}.oauth`,
       message: `server "${name}" signs in with "enterprise" but lacks "clientId", "clientSecret" or "identityProvider".`,
       fix: 'Add the client the server registered for hac and your identity provider: {"tokenEndpoint", "clientId", "idToken"}.',
+    });
+    return undefined;
+  }
+  if (grant === 'workload' && (!oauth?.clientId || !(oauth.assertion || oauth.assertionFile))) {
+    problems.push({
+      at: `${at}.oauth`,
+      message: `server "${name}" signs in with "workload" but has no "clientId" with "assertion" or "assertionFile".`,
+      fix: 'Add "clientId" and the identity token: "assertion": "${TOKEN}" or "assertionFile": "/path/to/token".',
     });
     return undefined;
   }

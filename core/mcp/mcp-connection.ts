@@ -1,4 +1,4 @@
-import { UnauthorizedError, type Client } from '@modelcontextprotocol/client';
+import { UnauthorizedError, type Client, type Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcp-config.js';
 import {
   callFailure,
@@ -210,6 +210,8 @@ export class McpConnection {
       const result = await session.client.callTool(
         { name: tool, arguments: args },
         {
+          // The tool as listed, so the SDK repeats its `x-mcp-header` parameters as HTTP headers.
+          toolDefinition: this.tools.find((listed) => listed.name === tool) as Tool | undefined,
           signal: callSignal,
           timeout: this.config.timeoutMs,
           resetTimeoutOnProgress: true,
@@ -262,10 +264,7 @@ export class McpConnection {
       }
       this.questions.watch(transport);
       const tools = await this.signedIn(session, signal, () =>
-        abortable(
-          withTimeout(listAllTools(client), connectTimeoutMs, `tools/list got no answer within ${seconds} s`),
-          signal,
-        ),
+        abortable(listAllTools(client, { ...this.config, ...this.options }), signal),
       );
       // Prompts and resources are extras: a server that fails to list them still serves its tools.
       const features = await withTimeout(listFeatures(client), connectTimeoutMs, 'no answer').catch(
@@ -359,7 +358,7 @@ export class McpConnection {
     const { logger, onChange } = this.options;
     try {
       if (lists === 'tools') {
-        const tools = await listAllTools(session.client);
+        const tools = await listAllTools(session.client, { ...this.config, ...this.options });
         if (session !== this.session) return;
         this.tools = tools;
         logger.debug(`MCP ${this.name} tools changed: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
@@ -368,9 +367,7 @@ export class McpConnection {
         if (session !== this.session) return;
         this.features = features;
         const { prompts, resources } = features;
-        logger.debug(
-          `MCP ${this.name} lists changed: ${prompts.length} prompts, ${resources.length} resources`,
-        );
+        logger.debug(`MCP ${this.name}: ${prompts.length} prompts, ${resources.length} resources now`);
       }
       onChange();
     } catch (error) {

@@ -13,6 +13,7 @@ import type { SecretRegistry } from '../logging/secrets.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
+import { HacOAuthProvider } from './oauth/oauth-provider.js';
 import { ProcessTreeTransport } from './process-tree-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 import { settlesWithin, withTimeout } from './timing.js';
@@ -141,10 +142,25 @@ export async function createTransport(
   // A server given an Authorization header signs in that way; any other may ask for OAuth.
   const hasAuthHeader = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
   const authProvider = hasAuthHeader ? undefined : await options.oauth();
-  const remote = { requestInit, authProvider, skipIssuerMetadataValidation: options.lenientIssuer };
+  const remote = {
+    requestInit,
+    authProvider,
+    skipIssuerMetadataValidation: options.lenientIssuer,
+    ...(authProvider instanceof HacOAuthProvider && { fetch: noticingRefusals(authProvider) }),
+  };
   return config.transport === 'sse'
     ? new SSEClientTransport(url, remote)
     : new StreamableHTTPClientTransport(url, remote);
+}
+
+/** fetch, telling the sign-in when the server refuses a token hac sent (see `tokenRefused`). */
+function noticingRefusals(provider: HacOAuthProvider): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 401 && new Headers(init?.headers).has('authorization'))
+      await provider.tokenRefused();
+    return response;
+  };
 }
 
 /**

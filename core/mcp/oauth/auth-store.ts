@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../fs/atomic-write.js';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretRegistry } from '../../logging/secrets.js';
 import { sha256Hex } from '../../text/sha256.js';
+import type { StoredDpopKey } from './dpop-key.js';
 
 /** What hac keeps of one server's sign-in: its registration, its tokens and what discovery found. */
 export interface StoredAuth {
@@ -18,6 +19,8 @@ export interface StoredAuth {
   /** When the access token expires (ms since the epoch), from the `expires_in` it came with. */
   tokensExpireAt?: number;
   discovery?: OAuthDiscoveryState;
+  /** The key DPoP-bound tokens are tied to, where the authorization server offers DPoP. */
+  dpopKey?: StoredDpopKey;
 }
 
 /**
@@ -77,7 +80,12 @@ export class McpAuthStore {
   }
 
   private register(stored: StoredAuth): void {
-    const values = [stored.tokens?.access_token, stored.tokens?.refresh_token, stored.client?.client_secret];
+    const values = [
+      stored.tokens?.access_token,
+      stored.tokens?.refresh_token,
+      stored.client?.client_secret,
+      stored.dpopKey?.privateJwk.d,
+    ];
     this.secrets?.add(values.filter((v): v is string => typeof v === 'string' && v.length > 0));
   }
 }

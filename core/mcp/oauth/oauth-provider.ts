@@ -4,7 +4,9 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/client';
+import type { DpopSession } from '@modelcontextprotocol/client';
 import type { McpAuthStore, StoredAuth } from './auth-store.js';
+import { dpopSessionFor, newDpopKey } from './dpop-key.js';
 import { assertSecureAddress, assertSecureDiscovery } from './secure-endpoints.js';
 
 /** Client settings of mcp-servers.json's `oauth`, `${VAR}` values filled in. */
@@ -13,6 +15,11 @@ export interface OAuthClientSettings {
   clientSecret?: string;
   scopes?: string[];
   clientMetadataUrl?: string;
+}
+
+/** Where an authorization server says which DPoP proofs it takes (RFC 9449 §5.1). */
+interface DpopMetadata {
+  dpop_signing_alg_values_supported?: string[];
 }
 
 /** A browser sign-in under way: where the browser comes back to, and who shows the user the link. */
@@ -39,6 +46,7 @@ export class HacOAuthProvider implements OAuthClientProvider {
   private stored: StoredAuth;
   private verifier: string | undefined;
   private expectedState: string | undefined;
+  private dpopSession: Promise<DpopSession> | undefined;
   /** Set while a browser sign-in is allowed. */
   signIn: SignInWindow | undefined;
 
@@ -88,9 +96,10 @@ export class HacOAuthProvider implements OAuthClientProvider {
     };
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(context?: { issuer: string }): OAuthClientInformationMixed | undefined {
+    // A client registered by hand holds for whichever authorization server the server names.
     if (this.settings.clientId)
-      return { client_id: this.settings.clientId, client_secret: this.settings.clientSecret };
+      return { client_id: this.settings.clientId, client_secret: this.settings.clientSecret, ...context };
     // One registration per server: the sign-in listener's port changes each time, and an authorization server
     // must take any port on a loopback redirect (RFC 8252 §7.3), so only another address registers again.
     const { client, clientRedirectUrl } = this.stored;
@@ -114,6 +123,31 @@ export class HacOAuthProvider implements OAuthClientProvider {
       tokens,
       tokensExpireAt: typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : undefined,
     });
+  }
+
+  /**
+   * DPoP (RFC 9449): where the authorization server offers it, tokens are bound to a key of hac's own, so a
+   * token copied off this machine is useless; the same key signs every request's proof.
+   */
+  dpop(): Promise<DpopSession> | undefined {
+    const metadata = this.stored.discovery?.authorizationServerMetadata as DpopMetadata | undefined;
+    if (!this.stored.dpopKey && !metadata?.dpop_signing_alg_values_supported?.includes('ES256'))
+      return undefined;
+    this.dpopSession ??= this.stored.dpopKey
+      ? dpopSessionFor(this.stored.dpopKey)
+      : newDpopKey().then(async ({ key, session }) => {
+          await this.save({ dpopKey: key });
+          return session;
+        });
+    return this.dpopSession;
+  }
+
+  /**
+   * The server refused a token it was sent: what discovery found may be out of date (the server may have moved
+   * to another authorization server), so the next sign-in or refresh discovers again.
+   */
+  async tokenRefused(): Promise<void> {
+    if (this.stored.discovery) await this.save({ discovery: undefined });
   }
 
   /** True when the access token runs out within `ms` and a refresh token can renew it. */
@@ -172,6 +206,7 @@ export class HacOAuthProvider implements OAuthClientProvider {
   /** Forgets this server's sign-in: tokens, registration and discovery. */
   async forget(): Promise<boolean> {
     this.stored = { url: this.stored.url };
+    this.dpopSession = undefined;
     return this.store.remove(this.stored.url);
   }
 

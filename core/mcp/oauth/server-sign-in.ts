@@ -16,6 +16,7 @@ import { substituteVars } from '../mcp-env.js';
 import { abortable, withTimeout } from '../timing.js';
 import type { McpAuthStore } from './auth-store.js';
 import { HacOAuthProvider, SignInRequired } from './oauth-provider.js';
+import { workloadIdentityProvider } from './workload-identity.js';
 import { describeError } from '../mcp-errors.js';
 import { listenForRedirect, responseFromPaste, type AuthorizationResponse } from './redirect-listener.js';
 
@@ -198,6 +199,10 @@ export class ServerSignIn {
           return jwtAuthGrant;
         },
       });
+    }
+    if (oauth?.grant === 'workload') {
+      const token = { value: value(oauth.assertion), file: value(oauth.assertionFile) };
+      return workloadIdentityProvider(value(oauth.clientId) ?? '', clientSecret, token, secrets);
     }
     if (oauth?.grant === 'client_credentials') {
       const clientId = value(oauth.clientId) ?? '';

@@ -214,4 +214,19 @@ describe('mcp-servers.json oauth', () => {
     expect(bad?.at).toBe('mcpServers.work.oauth.identityProvider.tokenEndpoint');
     expect(bad?.fix).toContain('token endpoint');
   });
+
+  it('reads-a-workload-sign-in-with-its-platform-token-file', () => {
+    const [server] = parseMcpServers(
+      FILE,
+      remote({ grant: 'Workload', clientId: 'ci-runner', assertionFile: '/var/run/secrets/tokens/mcp' }),
+    );
+    expect(server?.oauth).toMatchObject({ grant: 'workload', assertionFile: '/var/run/secrets/tokens/mcp' });
+  });
+
+  it('a-workload-sign-in-without-its-token-says-where-the-token-goes', () => {
+    const [problem] = problems(remote({ grant: 'workload', clientId: 'ci-runner' }));
+    expect(problem).toMatchObject({ at: 'mcpServers.work.oauth' });
+    expect(problem?.message).toContain('"assertion" or "assertionFile"');
+    expect(problem?.fix).toContain('"assertionFile": "/path/to/token"');
+  });
 });
