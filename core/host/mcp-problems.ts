@@ -9,8 +9,8 @@ export interface McpProblem {
 }
 
 /**
- * Reports each MCP problem once: a broken mcp-servers.json, each server that fails or needs sign-in; and a
- * server that was waiting for a sign-in and is now connected.
+ * Reports each MCP problem once: a broken mcp-servers.json, each server that fails (once per try) or needs
+ * sign-in; and a server that was waiting for a sign-in and is now connected.
  * Watches the pool until `stop()`; `check()` also runs on demand (at start).
  */
 export function watchMcpProblems(
@@ -27,6 +27,8 @@ export function watchMcpProblems(
       report({ text: `${error.message}\nhac runs without MCP tools; see /mcp.` });
     }
     for (const s of servers) {
+      // A new try (a second `/mcp login`, a pasted sign-in) that fails again is said again.
+      if (s.state === 'connecting') shown.delete(s.name);
       if (s.state === 'failed' && !shown.has(s.name)) {
         shown.add(s.name);
         report({

@@ -162,7 +162,9 @@ export class McpConnection {
   }
 
   /** Ends the session (if any) and waits for a stdio child to exit; `disabled` stays until `open()`. */
-  async stop(nextState: 'disabled' | 'disconnected' | 'needs-sign-in' = 'disabled'): Promise<void> {
+  async stop(
+    nextState: 'disabled' | 'disconnected' | 'needs-sign-in' | 'connecting' = 'disabled',
+  ): Promise<void> {
     this.generation += 1;
     const session = this.session;
     const pending = this.opening;
@@ -300,7 +302,8 @@ export class McpConnection {
         this.name,
         `"${this.name}" is a local server: it needs no sign-in.`,
       );
-    await this.stop('needs-sign-in');
+    // Not "needs sign-in": a server signed in already connects again at once with the tokens it holds.
+    await this.stop('connecting');
     let shown!: (url: URL | undefined) => void;
     const link = new Promise<URL | undefined>((resolve) => (shown = resolve));
     await this.signIns.begin(shown);

@@ -14,6 +14,7 @@ import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
 import { HacOAuthProvider } from './oauth/oauth-provider.js';
+import { watchedFetch } from './oauth/watched-fetch.js';
 import { ProcessTreeTransport } from './process-tree-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 import { settlesWithin, withTimeout } from './timing.js';
@@ -146,21 +147,11 @@ export async function createTransport(
     requestInit,
     authProvider,
     skipIssuerMetadataValidation: options.lenientIssuer,
-    ...(authProvider instanceof HacOAuthProvider && { fetch: noticingRefusals(authProvider) }),
+    ...(authProvider instanceof HacOAuthProvider && { fetch: watchedFetch(authProvider) }),
   };
   return config.transport === 'sse'
     ? new SSEClientTransport(url, remote)
     : new StreamableHTTPClientTransport(url, remote);
-}
-
-/** fetch, telling the sign-in when the server refuses a token hac sent (see `tokenRefused`). */
-function noticingRefusals(provider: HacOAuthProvider): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (response.status === 401 && new Headers(init?.headers).has('authorization'))
-      await provider.tokenRefused();
-    return response;
-  };
 }
 
 /**

@@ -150,6 +150,15 @@ export class HacOAuthProvider implements OAuthClientProvider {
     if (this.stored.discovery) await this.save({ discovery: undefined });
   }
 
+  /** Which of the authorization server's endpoints `url` is, among those that answer JSON to hac's POST. */
+  endpointAt(url: string): { name: string; expected: string } | undefined {
+    const metadata = this.stored.discovery?.authorizationServerMetadata;
+    if (url === metadata?.token_endpoint) return { name: 'token endpoint', expected: 'a token' };
+    if (url === metadata?.registration_endpoint)
+      return { name: 'registration endpoint', expected: 'a client registration' };
+    return undefined;
+  }
+
   /** True when the access token runs out within `ms` and a refresh token can renew it. */
   expiresWithin(ms: number): boolean {
     const { tokens, tokensExpireAt } = this.stored;

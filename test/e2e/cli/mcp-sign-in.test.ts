@@ -67,6 +67,11 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     await hac.waitFor('You are signed in.');
     expect(JSON.stringify(fake.requests[1])).toContain('signed in as a registered client');
 
+    // Signing in again while signed in: connected at once with the tokens held, never "needs sign-in" on the way.
+    const before = plain(hac.output).length;
+    await hac.say('/mcp login hosted', 'MCP server "hosted" is connected.');
+    expect(plain(hac.output).slice(before)).not.toContain('needs sign-in');
+
     // The tokens: in one 0600 file, and nowhere else (screen, logs, sessions).
     hac.write('/exit\r');
     await hac.exited;
@@ -200,5 +205,26 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     hac.write('/mcp login hosted\r');
     await hac.waitFor(advice, { from: first + advice.length });
     expect(plain(hac.output)).not.toContain('Incompatible auth server');
+  });
+
+  it('a-token-endpoint-that-answers-html-is-named-with-its-status-on-each-try-and-the-page-says-so', async () => {
+    const { home, opened, browser, server } = await setup({ HAC_TEST_TOKEN_HTML: '1' });
+    const hac = new HacPty(home, [], { BROWSER: browser });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('MCP server "hosted" needs sign-in: /mcp login hosted');
+    const line = `its token endpoint http://127.0.0.1:${server.port}/token answered 502 Bad Gateway with a web page, not a token`;
+    let from = 0;
+    for (const attempt of [1, 2]) {
+      writeFileSync(opened, '');
+      hac.write('/mcp login hosted\r');
+      await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
+      const back = await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' });
+      const page = await (await fetch(back.headers.get('location')!)).text();
+      expect(page, `attempt ${attempt}`).not.toContain('Signed in');
+      expect(page).toContain('502 Bad Gateway');
+      from = await hac.waitFor(`MCP server "hosted" failed: ${line}`, { from });
+      from += line.length;
+    }
+    expect(plain(hac.output)).not.toContain('is not valid JSON');
   });
 });
