@@ -225,6 +225,13 @@ describe('signing in to a hosted MCP server in the terminal', () => {
       from = await hac.waitFor(`MCP server "hosted" failed: ${line}`, { from });
       from += line.length;
     }
+    // Pasted back instead (over SSH), the failure is said too.
+    writeFileSync(opened, '');
+    hac.write('/mcp login hosted\r');
+    await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
+    const ended = (await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' })).headers.get('location')!;
+    hac.write(`/mcp login hosted ${ended}\r`);
+    await hac.waitFor(`MCP server "hosted" failed: ${line}`, { from });
     expect(plain(hac.output)).not.toContain('is not valid JSON');
   });
 });
