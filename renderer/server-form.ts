@@ -74,14 +74,20 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
     shown = event;
     const title = document.createElement('p');
     title.className = 'form-title';
-    title.textContent = `MCP server "${event.server}" asks: ${event.message}`;
+    const asks = event.url ? 'asks you to open a page' : 'asks';
+    title.textContent = `MCP server "${event.server}" ${asks}: ${event.message}`;
     const buttons = document.createElement('div');
     buttons.className = 'form-buttons';
-    buttons.append(button('Submit', 'submit'), button('Decline', 'decline'), button('Cancel', 'cancel'));
-    element.replaceChildren(title, ...event.fields.map((f) => fieldRow(f, event.errors?.[f.name])), buttons);
+    const submit = button(event.url ? 'Done' : 'Submit', 'submit');
+    buttons.append(submit, button('Decline', 'decline'), button('Cancel', 'cancel'));
+    const body = event.url
+      ? [pageLink(event.url, bridge)]
+      : event.fields.map((f) => fieldRow(f, event.errors?.[f.name]));
+    element.replaceChildren(title, ...body, buttons);
     element.hidden = false;
     const first = event.fields[0];
     if (first) focusField(element, first.name, Boolean(event.errors?.[first.name]));
+    else submit.focus();
   };
 
   return {
@@ -92,6 +98,27 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
     },
     dispose: () => listening.abort(),
   };
+}
+
+/**
+ * The page a server asks the user to open, as a link that opens it in the browser, its whole address shown so it
+ * can be copied where this window's browser is not the user's (a `hac web` reached over SSH).
+ */
+function pageLink(url: string, bridge: HacBridge): HTMLElement {
+  const row = document.createElement('p');
+  row.className = 'form-link';
+  const link = document.createElement('a');
+  link.textContent = url;
+  if (/^https?:\/\//i.test(url)) {
+    link.href = url;
+    link.rel = 'noopener noreferrer';
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      void bridge.openLink(url);
+    });
+  }
+  row.append(link);
+  return row;
 }
 
 function button(label: string, action: 'submit' | 'decline' | 'cancel'): HTMLButtonElement {

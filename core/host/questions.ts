@@ -23,7 +23,7 @@ interface PendingQuestion {
   /** A window's whole form: its answer comes through `answerForm`. */
   form?: {
     /** What the window was shown, to check the answers against and send back with their errors. */
-    shown: { server: string; message: string; fields: FormField[] };
+    shown: { server: string; message: string; fields: FormField[]; url?: string };
     resolve(answer: ElicitationAnswer): void;
   };
 }
@@ -107,7 +107,7 @@ export class Questions {
         this.emit({ type: 'form', ...form.shown, errors: checked.errors });
         return false;
       }
-      given = { action: 'accept', content: checked.content };
+      given = form.shown.url ? { action: 'accept' } : { action: 'accept', content: checked.content };
     }
     this.pending = undefined;
     this.emit({ type: 'prompt-withdrawn' });
@@ -166,19 +166,21 @@ export class Questions {
     }
     this.emit({ type: 'notice', level: 'info', text: askedLine(server, request) });
     if (request.mode === 'url') this.emit({ type: 'open-link', url: request.url });
-    const answer =
-      this.options.wholeForms && request.mode === 'form'
-        ? await this.showForm({ server, message: request.message, fields: request.fields })
-        : await askInTerminal(request, {
-            say: (text) => this.emit({ type: 'notice', level: 'info', text }),
-            ask: (text, field) =>
-              this.ask(
-                'field',
-                text,
-                field?.options?.map((o) => o.label),
-                field,
-              ),
-          });
+    const { message } = request;
+    const answer = !this.options.wholeForms
+      ? await askInTerminal(request, {
+          say: (text) => this.emit({ type: 'notice', level: 'info', text }),
+          ask: (text, field) =>
+            this.ask(
+              'field',
+              text,
+              field?.options?.map((o) => o.label),
+              field,
+            ),
+        })
+      : request.mode === 'form'
+        ? await this.showForm({ server, message, fields: request.fields })
+        : await this.showForm({ server, message, fields: [], url: request.url });
     this.emit({ type: 'notice', level: 'dim', text: answerLine(server, request, answer) });
     return answer;
   }

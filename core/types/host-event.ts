@@ -75,7 +75,15 @@ export type HostEvent =
    * A window's form for what an MCP server asks (the `elicitation` event before it said who and why): answer it
    * with the bridge's `answerForm`. Sent again with `errors` (by field name) when an answer does not fit.
    */
-  | { type: 'form'; server: string; message: string; fields: FormField[]; errors?: Record<string, string> }
+  | {
+      type: 'form';
+      server: string;
+      message: string;
+      fields: FormField[];
+      errors?: Record<string, string>;
+      /** A page to open instead of fields (a payment, a sign-in): answered with Done or Decline. */
+      url?: string;
+    }
   /** Text for the prompt line, to change and send (`/edit`): the front end puts it there, the cursor at its end. */
   | { type: 'draft'; text: string }
   /** The question being asked was withdrawn (Ctrl+C, Escape): it wants no reply any more. */

@@ -229,7 +229,9 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     writeFileSync(opened, '');
     hac.write('/mcp login hosted\r');
     await expect.poll(() => readFileSync(opened, 'utf8').length, { timeout: 5000 }).toBeGreaterThan(0);
-    const ended = (await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' })).headers.get('location')!;
+    const ended = (await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' })).headers.get(
+      'location',
+    )!;
     hac.write(`/mcp login hosted ${ended}\r`);
     await hac.waitFor(`MCP server "hosted" failed: ${line}`, { from });
     expect(plain(hac.output)).not.toContain('is not valid JSON');

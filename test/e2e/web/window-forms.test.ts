@@ -153,5 +153,52 @@ describe.skipIf(NO_BROWSER)(
       expect(lastToolResult()).toBe('Booking declined by the user.');
       expect(await form().isVisible()).toBe(false);
     });
+
+    it('a-page-to-open-is-a-link-with-done-and-decline', async () => {
+      const connect = async (answer: string) => {
+        fake.reply(
+          openaiReply.toolCalls([
+            { id: `c${fake.requests.length}`, name: 'ask__connect_account', arguments: {} },
+          ]),
+          openaiReply.text([answer]),
+        );
+        await send(page, 'connect my account');
+        await form().waitFor({ state: 'visible' });
+      };
+      const url = 'https://accounts.example.com/connect?session=42';
+      await connect('Connected.');
+      await expect
+        .poll(() => form().locator('.form-title').textContent())
+        .toBe('MCP server "ask" asks you to open a page: Connect your account');
+      // The whole address, to click or to copy (over SSH this browser is not where the page opens).
+      const link = form().getByRole('link', { name: url });
+      expect(await link.getAttribute('href')).toBe(url);
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).textContent)).toBe('Done');
+      // A click opens it in a tab of its own, which cannot reach back into this page.
+      await page.context().route('https://accounts.example.com/**', (route) => route.fulfill({ body: 'ok' }));
+      const tabs = () =>
+        page
+          .context()
+          .pages()
+          .filter((p) => p.url() === url);
+      const before = tabs().length;
+      await link.click();
+      await expect.poll(() => tabs().length).toBe(before + 1);
+      expect(
+        await tabs()
+          .at(-1)!
+          .evaluate(() => window.opener),
+      ).toBeNull();
+      await Promise.all(tabs().map((tab) => tab.close()));
+      await page.getByRole('button', { name: 'Done' }).click();
+      await waitForTranscript(page, /Connected\.\n/);
+      expect(lastToolResult()).toBe('Account connection: accept.');
+      expect(await form().isVisible()).toBe(false);
+
+      await connect('Not connected.');
+      await page.getByRole('button', { name: 'Decline' }).click();
+      await waitForTranscript(page, /Not connected\.\n/);
+      expect(lastToolResult()).toBe('Account connection: decline.');
+    });
   },
 );
