@@ -5,9 +5,26 @@ import { writeSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 
 declare const __HAC_VERSION__: string;
+declare const __HAC_NODE_FLOOR__: string;
+
+/** Whether this Node is at least the floor ("22.12"): on an older one the rest of hac cannot even load. */
+function nodeIsNewEnough(found: string, floor: string): boolean {
+  const have = found.split('.').map(Number);
+  const need = floor.split('.').map(Number);
+  for (let i = 0; i < need.length; i++) if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
+  return true;
+}
 
 const args = process.argv.slice(2);
-if (args.includes('--version') || args.includes('-v')) {
+if (!nodeIsNewEnough(process.versions.node, __HAC_NODE_FLOOR__)) {
+  // One line and exit 2, never a stack trace from whatever failed first. This file must stay plain enough
+  // for an old Node to parse.
+  writeSync(
+    2,
+    `hac needs Node ${__HAC_NODE_FLOOR__} or newer, and this is Node ${process.versions.node}: install a newer Node (https://nodejs.org) and run hac again.\n`,
+  );
+  process.exitCode = 2;
+} else if (args.includes('--version') || args.includes('-v')) {
   // Straight to fd 1: setting up process.stdout (a stream over the pipe or terminal) costs more than the rest.
   try {
     writeSync(1, `hac ${__HAC_VERSION__}\n`);

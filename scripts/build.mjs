@@ -9,7 +9,10 @@ import { writePageFonts } from './page-fonts.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist/cli');
-const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const { version, engines } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+// The oldest Node hac runs on, from package.json's engines (">=22.12"): the entry checks it before anything else.
+const nodeFloor = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(engines.node)?.[1];
+if (!nodeFloor) throw new Error(`package.json engines.node "${engines.node}" is not ">=X.Y"`);
 
 // Bundled CommonJS dependencies call require() for Node built-ins; ESM output needs a real require for that.
 // https and child_process are handed over as stand-ins that load the module on first use: electron-log requires
@@ -33,7 +36,7 @@ const common = {
   target: 'node22',
   outExtension: { '.js': '.mjs' },
   banner: { js: requireShim },
-  define: { __HAC_VERSION__: JSON.stringify(version) },
+  define: { __HAC_VERSION__: JSON.stringify(version), __HAC_NODE_FLOOR__: JSON.stringify(nodeFloor) },
   legalComments: 'none',
   logLevel: 'warning',
   minifySyntax: true,
