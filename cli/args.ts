@@ -5,6 +5,9 @@ const { parseArgs } = nodeUtil;
 /** The command line of `hac`, parsed. */
 export interface CliOptions {
   help: boolean;
+  /** `-p`: answer one question and exit. */
+  oneShot: boolean;
+  /** The question given on the command line (else it comes on stdin). */
   prompt?: string;
   model?: string;
   yes: boolean;
@@ -21,12 +24,13 @@ export const HELP_TEXT = `hac — humble-ai-cli: chat with an LLM, with tools fr
 
 Usage:
   hac                       start an interactive session
-  hac -p "question"         answer one question and exit (the question may also come on stdin)
+  hac -p "question"         answer one question and exit (the question may also come on stdin:
+                            echo "question" | hac -p; options may come before it: hac -p --image a.png "what is this?")
   hac web [--port N] [--open]
                             serve the desktop window to a browser on this machine (127.0.0.1)
 
 Options:
-  -p, --prompt <text>       one-shot mode: print only the answer
+  -p, --prompt [text]       one-shot mode: print only the answer
       --model <name>        use this configured model for this run
       --yes                 approve tool calls without asking (one-shot mode)
       --output jsonl        one-shot mode: print the engine's events as JSON lines
@@ -39,17 +43,29 @@ Files live in ~/.humble-ai-cli/ (or $HAC_HOME): config.json, system_prompt.txt,
 mcp-servers.json, sessions/, logs/. Type /help inside hac for the commands.
 `;
 
-/** Parses argv (without node and the script). Throws UsageError on anything unknown. */
+/**
+ * Parses argv (without node and the script). Throws UsageError on anything unknown. `-p` is a flag, as in other
+ * clients: the question is what is left once the options are read (`hac -p "q"`, `hac -p --image a.png "q"`),
+ * or stdin when nothing is left.
+ */
 export function parseCliArgs(argv: string[]): CliOptions {
+  // `--prompt=q` and `-pq` gave the question as the option's value: it stays the question.
+  let inline: string | undefined;
+  const args = argv.map((arg) => {
+    const given = /^(?:--prompt=|-p(?=.))([\s\S]*)$/.exec(arg);
+    if (!given) return arg;
+    inline = given[1];
+    return '-p';
+  });
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         help: { type: 'boolean', short: 'h' },
-        prompt: { type: 'string', short: 'p' },
+        prompt: { type: 'boolean', short: 'p' },
         model: { type: 'string' },
         yes: { type: 'boolean' },
         output: { type: 'string' },
@@ -60,14 +76,19 @@ export function parseCliArgs(argv: string[]): CliOptions {
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\nRun "hac --help" for the usage.`);
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
+  if (positionals.length && !values.prompt)
+    throw new UsageError(
+      `unexpected argument "${positionals[0]}": to ask one question, use hac -p "${positionals.join(' ')}"`,
+    );
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'jsonl') {
     throw new UsageError(`--output takes "jsonl" (got "${output}").\nRun "hac --help" for the usage.`);
   }
   return {
     help: values.help ?? false,
-    prompt: values.prompt,
+    prompt: values.prompt ? (inline ?? (positionals.join(' ') || undefined)) : undefined,
+    oneShot: values.prompt ?? false,
     model: values.model,
     yes: values.yes ?? false,
     output,

@@ -29,7 +29,7 @@ export async function main(argv: string[], version: string): Promise<number> {
     return EXIT.ok;
   }
 
-  const oneShot = options.prompt !== undefined || !process.stdin.isTTY;
+  const oneShot = options.oneShot || !process.stdin.isTTY;
   let runtime: Runtime;
   try {
     runtime = await createRuntime({ model: options.model, blockingWrites: oneShot });

@@ -176,6 +176,30 @@ describe('hac -p (one-shot)', () => {
     expect(result.status).toBe(0);
   });
 
+  it('takes--p-as-people-type-it-options-before-the-question-or-the-question-on-stdin', async () => {
+    const { fake, home } = await setup();
+    const asked = async (args: string[], input = '') => {
+      fake.reply(openaiReply.text(['ok']));
+      const result = await run(home, args, input);
+      expect(result.stderr).not.toMatch(/ambiguous|missing|Unknown/);
+      expect(result).toMatchObject({ status: 0, stdout: 'ok\n' });
+      return fake.requests.at(-1)!.body as { model: string; messages: { content: string }[] };
+    };
+    expect((await asked(['-p', '--model', 'other', 'what is this?'])).messages.at(-1)!.content).toBe(
+      'what is this?',
+    );
+    expect((await asked(['-p', '--model', 'other', 'what is this?'])).model).toBe('other');
+    expect((await asked(['-p'], 'from a pipe\n')).messages.at(-1)!.content).toBe('from a pipe\n');
+    expect((await asked(['--prompt=-1 + 2?'])).messages.at(-1)!.content).toBe('-1 + 2?');
+    expect((await asked(['-p', 'two', 'words'])).messages.at(-1)!.content).toBe('two words');
+    // A question with no -p is not taken for one: hac says how to ask it.
+    const stray = await run(home, ['what', 'is', 'this?']);
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toBe(
+      'hac: unexpected argument "what": to ask one question, use hac -p "what is this?"\n',
+    );
+  });
+
   it('reads-the-question-from-stdin-and-prints-jsonl-events', async () => {
     const { fake, home } = await setup();
     fake.reply(openaiReply.text(['A', 'B']));
