@@ -67,17 +67,35 @@ export const DEFAULT_BASE_URL: Record<Provider, string> = {
   anthropic: 'https://api.anthropic.com',
 };
 
-/** Loads and validates config.json; throws ConfigError listing every problem. Never writes. */
-export async function loadConfig(file: string): Promise<HacConfig> {
-  const text = await readTextIfExists(file);
-  if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true);
-  const json = parseJsonText(file, text);
-  const parsed = validateJson(file, json, configFileSchema, CONFIG_FIXES);
-  return resolveConfig(file, parsed, false);
+/**
+ * Where a model without "baseUrl" is served: the variable people already set for the vendor's own tools (a
+ * company proxy, LiteLLM, vLLM), else the vendor's address.
+ */
+export function defaultBaseUrl(provider: Provider, env: NodeJS.ProcessEnv = process.env): string {
+  if (provider === 'openai') return env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL.openai;
+  if (provider === 'anthropic') return env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL.anthropic;
+  // OLLAMA_HOST is what `ollama serve` reads too: "0.0.0.0:11434", "myhost", "http://myhost:11434".
+  const host = env.OLLAMA_HOST?.trim();
+  if (!host) return DEFAULT_BASE_URL.ollama;
+  // As Ollama reads it: with a scheme, that scheme's own port; without one, http on 11434.
+  const schemed = /^https?:\/\//i.test(host);
+  const url = new URL(schemed ? host : `http://${host}`);
+  if (!schemed && !url.port) url.port = '11434';
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  return url.origin;
 }
 
-function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConfig {
-  const models = raw.models.map((entry, index) => resolveModel(entry, index, raw));
+/** Loads and validates config.json; throws ConfigError listing every problem. Never writes. */
+export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<HacConfig> {
+  const text = await readTextIfExists(file);
+  if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true, env);
+  const json = parseJsonText(file, text);
+  const parsed = validateJson(file, json, configFileSchema, CONFIG_FIXES);
+  return resolveConfig(file, parsed, false, env);
+}
+
+function resolveConfig(file: string, raw: ConfigFile, missing: boolean, env: NodeJS.ProcessEnv): HacConfig {
+  const models = raw.models.map((entry, index) => resolveModel(entry, index, raw, env));
   const activeModel = models.find((m) => m.active);
   const summaryModel = raw.summaryModel
     ? models.find((m) => m.label === raw.summaryModel || m.id === raw.summaryModel)
@@ -108,7 +126,12 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean): HacConf
   };
 }
 
-function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelConfig {
+function resolveModel(
+  entry: ModelEntry,
+  index: number,
+  raw: ConfigFile,
+  env: NodeJS.ProcessEnv,
+): ModelConfig {
   // The schema guarantees one of the two; `model` is the API id, `name` the label.
   const id = (entry.model ?? entry.name) as string;
   return {
@@ -117,7 +140,7 @@ function resolveModel(entry: ModelEntry, index: number, raw: ConfigFile): ModelC
     label: entry.name ?? id,
     provider: entry.provider,
     apiKey: entry.apiKey,
-    baseUrl: (entry.baseUrl ?? DEFAULT_BASE_URL[entry.provider]).replace(/\/+$/, ''),
+    baseUrl: (entry.baseUrl ?? defaultBaseUrl(entry.provider, env)).replace(/\/+$/, ''),
     think: entry.think,
     toolMode: entry.toolMode ?? (entry.provider === 'ollama' ? 'prompt' : 'native'),
     contextWindow: entry.contextWindow,
@@ -141,6 +164,12 @@ export function resolveApiKey(model: ModelConfig, env: NodeJS.ProcessEnv = proce
     return variable ? env[variable] || undefined : written;
   }
   return env[defaultKeyVariable(model.provider)] || undefined;
+}
+
+/** Why no key can be sent for `model`: the variable it names (or the provider's) is unset, and where else it may go. */
+export function missingKeyText(model: ModelConfig, configFile: string): string {
+  const variable = envReferenceName(model.apiKey) ?? defaultKeyVariable(model.provider);
+  return `${variable} is not set: set it in hac's environment, or give the key as "apiKey" of "${model.label}" in ${configFile}`;
 }
 
 /** The environment variable a provider's key is read from when config.json names none. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_BASE_URL } from '../config/load-config.js';
+import { DEFAULT_BASE_URL, defaultBaseUrl } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { Logger } from '../logging/logger.js';
 import type { ChatParts } from './message-commands.js';
@@ -45,9 +45,10 @@ export async function firstRunChoices(
     label: `${model.provider}: ${model.name} (key from $${variable})`,
   }));
   const { listOllamaModels } = await import('../providers/ollama/list-ollama-models.js');
-  const local = await listOllamaModels(DEFAULT_BASE_URL.ollama, { logger, timeoutMs: 500 }).catch(() => []);
+  const ollamaUrl = defaultBaseUrl('ollama', env);
+  const local = await listOllamaModels(ollamaUrl, { logger, timeoutMs: 500 }).catch(() => []);
   const ollama = local.slice(0, OLLAMA_OFFERED).map((name) => ({
-    model: { name, provider: 'ollama' as const, baseUrl: DEFAULT_BASE_URL.ollama },
+    model: { name, provider: 'ollama' as const, baseUrl: ollamaUrl },
     label: `ollama: ${name} (on ${DEFAULT_BASE_URL.ollama})`,
   }));
   return [...keyed, ...ollama];

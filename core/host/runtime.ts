@@ -132,7 +132,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
   let config: HacConfig;
   try {
-    config = pick(await loadConfig(paths.config));
+    config = pick(await loadConfig(paths.config, env));
   } catch (error) {
     await logStartFailure(paths, options.logger, error);
     throw error;
@@ -183,7 +183,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const chatModel = options.chatModel ?? sdkChatModel;
 
   const reload = async () => {
-    config = pick(await loadConfig(paths.config));
+    config = pick(await loadConfig(paths.config, env));
     fileLogger?.setLevel(config.logLevel);
     rememberSecrets();
     return config;

@@ -4,7 +4,7 @@ import type {
   MessageCreateParamsStreaming,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import { defaultKeyVariable, envReferenceName, resolveApiKey } from '../../config/load-config.js';
+import { missingKeyText, resolveApiKey } from '../../config/load-config.js';
 import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
 import type { NativeToolCall, Usage } from '../../types/message.js';
@@ -219,14 +219,7 @@ export class AnthropicChatModel implements ChatModel {
   private sdkClient(): Anthropic {
     const { model, env, configFile, logger } = this.options;
     const key = resolveApiKey(model, env);
-    if (!key) {
-      const variable = envReferenceName(model.apiKey) ?? defaultKeyVariable('anthropic');
-      throw new ProviderError(
-        'auth',
-        `No API key for ${model.label}: ${variable} is not set. Set apiKey in ${configFile}`,
-        { retryable: false },
-      );
-    }
+    if (!key) throw new ProviderError('auth', missingKeyText(model, configFile), { retryable: false });
     if (this.client?.key !== key) {
       this.client = {
         key,

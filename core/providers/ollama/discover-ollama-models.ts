@@ -1,13 +1,13 @@
 import type { DiscoveredModel } from '../../config/discovered-model.js';
 import type { Logger } from '../../logging/logger.js';
-import { DEFAULT_BASE_URL, type HacConfig } from '../../config/load-config.js';
+import { defaultBaseUrl, type HacConfig } from '../../config/load-config.js';
 
 /** Installed Ollama models not in config.json; `llama3.2` in config matches `llama3.2:latest`. */
 export async function discoverOllama(config: HacConfig, logger: Logger): Promise<DiscoveredModel[]> {
   const { listOllamaModels } = await import('./list-ollama-models.js');
   const urls = [
     ...new Set([
-      DEFAULT_BASE_URL.ollama,
+      defaultBaseUrl('ollama'),
       ...config.models.filter((m) => m.provider === 'ollama').map((m) => m.baseUrl),
     ]),
   ];

@@ -1,5 +1,5 @@
 import type { Logger } from '../../logging/logger.js';
-import { DEFAULT_BASE_URL } from '../../config/load-config.js';
+import { defaultBaseUrl } from '../../config/load-config.js';
 import { plainFetch } from '../http-fetch.js';
 
 /**
@@ -7,7 +7,7 @@ import { plainFetch } from '../http-fetch.js';
  * when nothing answers within `timeoutMs` (default 1 s), or anything else goes wrong, it returns [] (logged at debug).
  */
 export async function listOllamaModels(
-  baseUrl: string = DEFAULT_BASE_URL.ollama,
+  baseUrl: string = defaultBaseUrl('ollama'),
   options: { logger?: Logger; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<string[]> {
   const signals = [

@@ -5,7 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ChatStreamPart } from '../../types/chat-stream.js';
 import type { Usage } from '../../types/message.js';
-import { envReferenceName, resolveApiKey } from '../../config/load-config.js';
+import { envReferenceName, missingKeyText, resolveApiKey } from '../../config/load-config.js';
 import { ProviderError } from '../../errors/provider-error.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import type { ChatModelOptions } from '../chat-model-options.js';
@@ -179,17 +179,9 @@ export class OpenAIChatModel implements ChatModel {
   private sdkClient(): OpenAI {
     const { model, env, configFile, logger } = this.options;
     const key = resolveApiKey(model, env);
-    if (!key && model.baseUrl === OFFICIAL_API) {
-      const variable = envReferenceName(model.apiKey);
-      const reason = variable
-        ? `the environment variable ${variable} is not set`
-        : 'no apiKey is set and OPENAI_API_KEY is not set';
-      throw new ProviderError(
-        'auth',
-        `No API key for ${model.label}: ${reason}. Set apiKey in ${configFile}`,
-        { retryable: false },
-      );
-    }
+    // A key named as `${VAR}` is never replaced by a placeholder; only a server of one's own may need none.
+    if (!key && (model.baseUrl === OFFICIAL_API || envReferenceName(model.apiKey)))
+      throw new ProviderError('auth', missingKeyText(model, configFile), { retryable: false });
     // Local OpenAI-compatible servers (LM Studio, llama.cpp, vLLM) often need no key; the SDK insists on one.
     const effectiveKey = key ?? 'no-key';
     if (this.client?.key !== effectiveKey) {

@@ -200,6 +200,25 @@ describe('hac -p (one-shot)', () => {
     );
   });
 
+  it('a-model-without-baseurl-goes-where-openai-base-url-points-and-an-unset-key-variable-is-named-first', async () => {
+    const { fake, home } = await setup({
+      moreModels: [{ name: 'proxied', provider: 'openai', apiKey: '${PROXY_KEY}' }],
+    });
+    fake.reply(openaiReply.text(['through the proxy']));
+    const env = { OPENAI_BASE_URL: fake.baseUrl, PROXY_KEY: 'sk-proxy-7f3a9c' };
+    const through = await runHac(home, ['-p', '--model', 'proxied', 'hi'], { env });
+    expect(through).toMatchObject({ status: 0, stdout: 'through the proxy\n' });
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-proxy-7f3a9c');
+    const unset = await runHac(home, ['-p', '--model', 'proxied', 'hi'], {
+      env: { OPENAI_BASE_URL: fake.baseUrl },
+    });
+    expect(unset.status).toBe(1);
+    expect(unset.stderr).toContain(
+      'PROXY_KEY is not set: set it in hac\'s environment, or give the key as "apiKey"',
+    );
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('reads-the-question-from-stdin-and-prints-jsonl-events', async () => {
     const { fake, home } = await setup();
     fake.reply(openaiReply.text(['A', 'B']));

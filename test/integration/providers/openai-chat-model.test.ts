@@ -374,8 +374,15 @@ describe('errors (R-PROV-3)', () => {
     const error = await failure(m);
     expect(error.code).toBe('auth');
     expect(error.message).toBe(
-      `No API key for gpt-4o: the environment variable NOPE is not set. Set apiKey in ${CONFIG_FILE}`,
+      `NOPE is not set: set it in hac's environment, or give the key as "apiKey" of "gpt-4o" in ${CONFIG_FILE}`,
     );
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a-key-named-as-a-variable-that-is-unset-is-never-sent-as-a-placeholder-even-to-a-local-server', async () => {
+    const error = await failure(model({ apiKey: '${OPENAI_API_KEY}' }));
+    expect(error.code).toBe('auth');
+    expect(error.message).toMatch(/^OPENAI_API_KEY is not set: /);
     expect(fake.requests).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../core/errors/hac-error.js';
-import { loadConfig, resolveApiKey } from '../../../../core/config/load-config.js';
+import { defaultBaseUrl, loadConfig, resolveApiKey } from '../../../../core/config/load-config.js';
 import { useTempDir } from '../../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -162,5 +162,23 @@ describe('resolveApiKey', () => {
     expect(resolveApiKey({ ...model, apiKey: '${MISSING}' }, {})).toBeUndefined();
     expect(resolveApiKey({ ...model, apiKey: 'sk-literal' }, { OPENAI_API_KEY: 'other' })).toBe('sk-literal');
     expect(resolveApiKey(model, { OPENAI_API_KEY: 'sk-default' })).toBe('sk-default');
+  });
+});
+
+describe('where a model without baseUrl is served', () => {
+  it('follows-the-variables-people-already-set-for-each-vendor', () => {
+    expect(defaultBaseUrl('openai', {})).toBe('https://api.openai.com/v1');
+    expect(defaultBaseUrl('openai', { OPENAI_BASE_URL: 'http://litellm.corp:4000/v1' })).toBe(
+      'http://litellm.corp:4000/v1',
+    );
+    expect(defaultBaseUrl('anthropic', { ANTHROPIC_BASE_URL: 'https://gw.corp/anthropic' })).toBe(
+      'https://gw.corp/anthropic',
+    );
+    // OLLAMA_HOST as `ollama serve` takes it.
+    expect(defaultBaseUrl('ollama', {})).toBe('http://localhost:11434');
+    expect(defaultBaseUrl('ollama', { OLLAMA_HOST: '0.0.0.0:11434' })).toBe('http://127.0.0.1:11434');
+    expect(defaultBaseUrl('ollama', { OLLAMA_HOST: 'gpu-box' })).toBe('http://gpu-box:11434');
+    expect(defaultBaseUrl('ollama', { OLLAMA_HOST: 'https://ollama.corp' })).toBe('https://ollama.corp');
+    expect(defaultBaseUrl('ollama', { OLLAMA_HOST: 'http://10.0.0.5:8080' })).toBe('http://10.0.0.5:8080');
   });
 });
