@@ -24,7 +24,10 @@ export function watchMcpProblems(
     const { servers, error } = await runtime.mcpServers();
     if (error && !shown.has('')) {
       shown.add('');
-      report({ text: `${error.message}\nhac runs without MCP tools; see /mcp.` });
+      const rest = servers.length
+        ? 'Those servers are left out; the others start. See /mcp.'
+        : 'hac runs without MCP tools; see /mcp.';
+      report({ text: `${error.message}\n${rest}` });
     }
     for (const s of servers) {
       // A new try (a second `/mcp login`, a pasted sign-in) that fails again is said again.

@@ -62,6 +62,8 @@ export interface McpServersFile {
   /** True when the file does not exist (no servers, not an error). */
   missing: boolean;
   servers: McpServerConfig[];
+  /** Server entries that are not valid, each named with its fix: left out, the others start. */
+  skipped?: ConfigError;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -107,8 +109,9 @@ const serverSchema = z.looseObject({
     .optional(),
 });
 
+// Each server is checked apart (readMcpServers), so one wrong entry does not take the others with it.
 const fileSchema = z.looseObject({
-  mcpServers: z.record(z.string(), serverSchema).default({}),
+  mcpServers: z.record(z.string(), z.unknown()).default({}),
 });
 
 type ServerEntry = z.infer<typeof serverSchema>;
@@ -145,40 +148,56 @@ const FIXES: Record<string, string> = {
   clientMetadataUrl: 'Give the https:// address of the client metadata document.',
 };
 
-/** Loads and validates mcp-servers.json; throws ConfigError naming every problem. Never writes. */
+/**
+ * Loads mcp-servers.json. A file that cannot be read as a whole throws ConfigError; an invalid server entry is
+ * skipped, named with its fix in `skipped`, and every valid server is kept. Never writes.
+ */
 export async function loadMcpServers(file: string): Promise<McpServersFile> {
   const text = await readTextIfExists(file);
   if (text === undefined) return { file, missing: true, servers: [] };
-  return { file, missing: false, servers: parseMcpServers(file, text) };
+  return { file, missing: false, ...readMcpServers(file, text) };
 }
 
-/** Parses the text of mcp-servers.json into resolved server configs; throws ConfigError. */
+/** Parses the text of mcp-servers.json, strictly: any problem, in the file or in one server, throws ConfigError. */
 export function parseMcpServers(file: string, text: string): McpServerConfig[] {
+  const { servers, skipped } = readMcpServers(file, text);
+  if (skipped) throw skipped;
+  return servers;
+}
+
+/** The valid servers of mcp-servers.json, and the invalid entries left out; throws when the file itself is wrong. */
+export function readMcpServers(
+  file: string,
+  text: string,
+): { servers: McpServerConfig[]; skipped?: ConfigError } {
   const json = parseJsonText(file, text);
   const result = fileSchema.safeParse(json);
-  if (!result.success) {
-    throw new ConfigError(
-      file,
-      result.error.issues.map((issue) => {
-        const lastKey = [...issue.path]
-          .reverse()
-          .find((k) => typeof k === 'string' && !isServerName(issue.path, k));
-        return {
-          at: formatJsonPath(issue.path) || '(top level)',
-          message: issue.message,
-          fix: FIXES[(lastKey as string | undefined) ?? '(top level)'],
-        };
-      }),
-    );
-  }
+  if (!result.success) throw new ConfigError(file, result.error.issues.map(toProblem));
   const problems: FileProblem[] = [];
   const servers: McpServerConfig[] = [];
-  for (const [name, entry] of Object.entries(result.data.mcpServers)) {
-    const server = resolveServer(name, entry, problems);
+  for (const [name, raw] of Object.entries(result.data.mcpServers)) {
+    const entry = serverSchema.safeParse(raw);
+    if (!entry.success) {
+      problems.push(
+        ...entry.error.issues.map((i) => toProblem({ ...i, path: ['mcpServers', name, ...i.path] })),
+      );
+      continue;
+    }
+    const server = resolveServer(name, entry.data, problems);
     if (server) servers.push(server);
   }
-  if (problems.length > 0) throw new ConfigError(file, problems);
-  return servers;
+  return { servers, ...(problems.length > 0 && { skipped: new ConfigError(file, problems) }) };
+}
+
+function toProblem(issue: z.core.$ZodIssue): FileProblem {
+  const lastKey = [...issue.path]
+    .reverse()
+    .find((k) => typeof k === 'string' && !isServerName(issue.path, k));
+  return {
+    at: formatJsonPath(issue.path) || '(top level)',
+    message: issue.message,
+    fix: FIXES[(lastKey as string | undefined) ?? '(top level)'],
+  };
 }
 
 // In `mcpServers.<name>.field`, the server name is never the key a fix is looked up by.

@@ -285,7 +285,11 @@ export class McpPool {
   private async load(): Promise<void> {
     let servers: McpServerConfig[];
     try {
-      servers = (await loadMcpServers(this.options.file)).servers;
+      const loaded = await loadMcpServers(this.options.file);
+      servers = loaded.servers;
+      // Invalid entries are left out and named (in /mcp, and at start); the valid servers start all the same.
+      this.loadError = loaded.skipped;
+      if (loaded.skipped) this.logger.error(loaded.skipped.message);
     } catch (error) {
       this.loadError =
         error instanceof ConfigError

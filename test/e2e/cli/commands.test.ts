@@ -91,6 +91,26 @@ describe('hac commands in a pseudo-terminal', () => {
     expect((await hac.exited).exitCode).toBe(0);
   });
 
+  it('one-invalid-server-entry-is-left-out-with-its-fix-and-the-others-start', async () => {
+    const { home } = await setup({ servers: { tools: testServerEntry(), b: { url: 5 } } });
+    const hac = start(home);
+    await hac.waitFor('  - mcpServers.b.url: ');
+    await hac.waitFor('Fix: Give the server address, starting with http:// or https://.');
+    await hac.waitFor('Those servers are left out; the others start. See /mcp.');
+    await hac.waitFor('humble-ai> ');
+    // The valid server starts (it may take a moment), listed after the problem.
+    await expect
+      .poll(async () => {
+        const from = plain(hac.output).length;
+        await hac.say('/mcp', 'humble-ai> ');
+        return plain(hac.output).slice(from);
+      })
+      .toMatch(/mcpServers\.b\.url[\s\S]*tools: connected — hac test server/);
+    expect(plain(hac.output)).not.toContain('hac runs without MCP tools');
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+  });
+
   it('a-message-sent-early-waits-with-connecting-to-mcp-servers', async () => {
     const { fake, home } = await setup({ servers: { tools: testServerEntry() } });
     fake.reply(openaiReply.text(['tools ready']));
