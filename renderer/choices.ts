@@ -44,6 +44,7 @@ export function createChoices(
               ? [
                   { label: 'Yes', reply: 'y' },
                   { label: 'No', reply: 'n' },
+                  { label: 'Always', reply: 'a' },
                 ]
               : (event.choices ?? []).map((label, i) => ({
                   label: `${i + 1}) ${label}`,

@@ -202,7 +202,7 @@ export function createPromptInput({
         asked = event.type === 'form' ? 'form' : event.kind;
       if (event.type === 'prompt')
         textarea.placeholder =
-          event.kind === 'confirm' ? 'Y or N' : event.kind === 'choice' ? 'a number' : '';
+          event.kind === 'confirm' ? 'Y, N or A (always)' : event.kind === 'choice' ? 'a number' : '';
       else if (event.type === 'input' || event.type === 'prompt-withdrawn') textarea.placeholder = '';
       else if (event.type === 'exit') textarea.disabled = true;
       else if (event.type === 'draft') {

@@ -1,4 +1,5 @@
 import type { ToolCallMode } from '../tools/approval.js';
+import type { Tool } from '../tools/tool.js';
 import type { HacConfig, ModelConfig } from '../config/load-config.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ConfigError } from '../errors/hac-error.js';
@@ -51,6 +52,10 @@ export interface CommandContext {
   /** Makes a configured model active (by index in models[]) or adds a discovered one as active; saves config.json. */
   setActiveModel(choice: { index: number } | { add: DiscoveredModel }): Promise<ModelConfig>;
   setToolCallMode(mode: ToolCallMode): Promise<void>;
+  /** Allows a tool without asking from now on (config.json `allowedTools`), in every conversation. */
+  allowTool(tool: Tool): Promise<void>;
+  /** Takes `server/tool` off that list: its calls ask again. */
+  disallowTool(key: string): Promise<void>;
   newSession(): void;
   listSessions(): Promise<SessionListing[]>;
   /** The sessions holding every word, newest first, each with its matching line. */

@@ -6,6 +6,7 @@ import { setModelCommand } from './set-model.js';
 import { toolCommand } from './tool-command.js';
 import { forgetCommand, memoryCommand, rememberCommand } from './memory-commands.js';
 import { usageCommand } from './usage-command.js';
+import { permissionsCommand } from './permissions-command.js';
 
 /** Every command with its one-line description, in the order /help lists them. */
 export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
@@ -23,6 +24,11 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     description: 'Show MCP servers and their tools; sign in to a remote one, or forget its sign-in.',
   },
   { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
+  {
+    name: '/permissions',
+    usage: '/permissions [remove <n>]',
+    description: 'List the tools allowed without asking (A at the Y/N question); remove one.',
+  },
   { name: '/prompts', usage: '/prompts', description: "List the MCP servers' prompts." },
   {
     name: '/prompt',
@@ -107,6 +113,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return mcpCommand(ctx, arg);
     case '/toggle-mcp':
       return toggleMcpCommand(ctx);
+    case '/permissions':
+      return permissionsCommand(ctx, arg);
     case '/sessions':
       return sessionsCommand(ctx, arg);
     case '/resume':

@@ -53,6 +53,8 @@ export const configFileSchema = z
     firstByteTimeoutMs: z.optional(positiveInt()),
     idleTimeoutMs: z._default(positiveInt(), 60_000),
     confirmDestructiveTools: z._default(z.boolean(), true),
+    allowedTools: z._default(z.array(nonEmpty()), []),
+    allowedToolDigests: z._default(z.record(z.string(), z.string()), {}),
     summarize: z._default(z.boolean(), true),
     summaryModel: z.optional(z.string()),
     askUserTool: z._default(z.boolean(), true),

@@ -1,3 +1,4 @@
+import type { AllowedTools } from '../tools/approval.js';
 import type { ToolCallMode } from '../tools/approval.js';
 import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
 import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
@@ -48,6 +49,8 @@ export interface HacConfig {
   toolOutputMaxChars: number;
   maxToolRounds: number;
   confirmDestructiveTools: boolean;
+  /** Tools allowed for good at the Y/N question (`server/tool`), with digests of their descriptions then. */
+  allowedTools: AllowedTools;
   summarize: boolean;
   summaryModel: ModelConfig | undefined;
   askUserTool: boolean;
@@ -113,6 +116,7 @@ function resolveConfig(file: string, raw: ConfigFile, missing: boolean, env: Nod
     toolOutputMaxChars: raw.toolOutputMaxChars,
     maxToolRounds: raw.maxToolRounds,
     confirmDestructiveTools: raw.confirmDestructiveTools,
+    allowedTools: { tools: raw.allowedTools, digests: raw.allowedToolDigests },
     summarize: raw.summarize,
     summaryModel,
     askUserTool: raw.askUserTool,

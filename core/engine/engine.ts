@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import { createNativeToolNames, localTimeZone } from '../prompt/index.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import type { MemoryBook } from '../memory/memory-book.js';
-import type { ToolSource } from '../tools/tool.js';
+import type { Tool, ToolSource } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import { toolImagesForModel } from './tool-images.js';
@@ -40,6 +40,8 @@ export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to
 /** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
   config(): HacConfig;
+  /** Saves the user's "always" for a tool (config.json), for every conversation from now on. */
+  allowTool(tool: Tool): Promise<void>;
   /** The trimmed base system prompt, read per turn so edits apply at once. */
   basePrompt(): Promise<string | undefined>;
   chatModel(model: ModelConfig): Promise<ChatModel>;
@@ -294,6 +296,8 @@ export class Engine {
           {
             mode: config.toolCallMode,
             confirmDestructiveTools: config.confirmDestructiveTools,
+            allowed: config.allowedTools,
+            allow: (tool) => this.deps.allowTool(tool),
             toolOutputMaxChars: config.toolOutputMaxChars,
             answers: this.answers,
             channel,

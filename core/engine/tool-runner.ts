@@ -1,4 +1,12 @@
-import { isAskUser, needsConfirmation, readConfirmation, type ToolCallMode } from '../tools/approval.js';
+import {
+  approvalKey,
+  isAllowed,
+  isAskUser,
+  needsConfirmation,
+  readConfirmation,
+  type AllowedTools,
+  type ToolCallMode,
+} from '../tools/approval.js';
 import type { Tool, ToolCallContext, ToolImage } from '../tools/tool.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
@@ -30,7 +38,12 @@ export type CallOutcome =
 
 export const STOPPED_AFTER_ERROR = 'Tool calls are stopped after an error. Answer the user.';
 export const DECLINED_TEXT = 'MCP call cancelled by user.';
-export const INVALID_CONFIRMATION = 'Please answer with Y or N.';
+export const INVALID_CONFIRMATION = 'Please answer with Y or N (or A: always).';
+
+/** The line before the Y/N question that names the third answer. */
+export function alwaysHint(tool: { server: string; name: string }): string {
+  return `A: yes, and call ${approvalKey(tool)} without asking from now on (/permissions lists and removes these).`;
+}
 
 /** Per-turn memory of the tool loop: earlier results and the error stop. */
 export class TurnToolState {
@@ -63,6 +76,9 @@ export class TurnToolState {
 export interface ToolRunnerOptions {
   mode: ToolCallMode;
   confirmDestructiveTools: boolean;
+  /** Tools the user allowed for good, and how a new one is added (`a` at the question). */
+  allowed: AllowedTools;
+  allow(tool: Tool): Promise<void>;
   toolOutputMaxChars: number;
   answers: PendingAnswers;
   channel: EventChannel<EngineEvent>;
@@ -122,7 +138,9 @@ export async function* runToolCall(
   const tool = call.tool;
   // ask_user is a conversation with the user, not an MCP call: no summary, no result line.
   const builtin = isAskUser(tool);
-  const confirm = needsConfirmation(tool, options.mode, options.confirmDestructiveTools);
+  const confirm =
+    needsConfirmation(tool, options.mode, options.confirmDestructiveTools) &&
+    !isAllowed(tool, options.allowed);
   if (!builtin)
     yield {
       type: 'tool-call',
@@ -135,6 +153,7 @@ export async function* runToolCall(
       needsConfirmation: confirm,
     };
   if (confirm) {
+    yield { type: 'notice', level: 'dim', text: alwaysHint(tool) };
     for (;;) {
       const id = nextQuestionId();
       const answered = options.answers.expect(id, signal);
@@ -147,7 +166,8 @@ export async function* runToolCall(
         reply = 'n'; // Ctrl+C at the question counts as "n"
       }
       const verdict = readConfirmation(reply);
-      if (verdict === 'yes') break;
+      if (verdict === 'always') await options.allow(tool);
+      if (verdict === 'yes' || verdict === 'always') break;
       if (verdict === 'no') {
         yield { type: 'tool-skipped', id: call.id, reason: 'declined', text: DECLINED_TEXT };
         return { kind: 'declined' };

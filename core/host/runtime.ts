@@ -4,6 +4,8 @@ import type { CommandContext, McpServerView } from '../commands/command-types.js
 import { activeModelChanges } from '../config/active-model-changes.js';
 import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
 import { updateJsonFile } from '../config/json-edit.js';
+import { allowChanges, disallowChanges } from '../config/allowed-tools-changes.js';
+import { approvalKey, descriptionDigest } from '../tools/approval.js';
 import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
 import { discoverAnthropic } from '../providers/anthropic/discover-anthropic-models.js';
 import { discoverOllama } from '../providers/ollama/discover-ollama-models.js';
@@ -220,6 +222,19 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       await reload();
       logger.info(`Tool call mode set to ${mode}.`);
     },
+    async allowTool(tool) {
+      const key = approvalKey(tool);
+      await updateJsonFile(paths.config, (current) =>
+        allowChanges(current, key, descriptionDigest(tool.description)),
+      );
+      await reload();
+      logger.info(`${key} is allowed without asking.`);
+    },
+    async disallowTool(key) {
+      await updateJsonFile(paths.config, (current) => disallowChanges(current, key));
+      await reload();
+      logger.info(`${key} asks again before each call.`);
+    },
     mcpServers: () => mcp.view(),
     async memory() {
       const workspace = await readWorkspaceMemory(workingDirectory(), userHome(env));
@@ -274,6 +289,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       const conversation = new Conversation(sessions, logger);
       const engine = new Engine({
         config: () => config,
+        allowTool: (tool) => shared.allowTool(tool),
         basePrompt: () => readBaseSystemPrompt(paths),
         chatModel,
         toolSource: mcp.source,

@@ -110,6 +110,51 @@ describe('hac chat in a pseudo-terminal', () => {
     expect((await hac.exited).exitCode).toBe(0);
   });
 
+  it('a-at-the-question-allows-the-tool-for-good-permissions-lists-and-removes-it', async () => {
+    const { fake, home, hacHome } = await setup({ servers: { tools: testServerEntry() } });
+    const echo = (id: string, text: string) =>
+      openaiReply.toolCalls([{ id, name: 'tools__echo', arguments: { text } }]);
+    fake.reply(
+      echo('c1', 'one'),
+      openaiReply.text(['echoed one']),
+      echo('c2', 'two'),
+      openaiReply.text(['echoed two']),
+    );
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('use the tool\r');
+    // The question is unchanged; the line before it names the third answer.
+    await hac.waitFor(
+      'A: yes, and call tools/echo without asking from now on (/permissions lists and removes these).\nCall now? (Y/N): ',
+    );
+    hac.write('a\r');
+    const first = await hac.waitFor('echoed one');
+    hac.write('again\r');
+    await hac.waitFor('echoed two', { from: first });
+    expect(plain(hac.output).slice(first)).not.toContain('Call now?');
+    const config = JSON.parse(readFileSync(path.join(hacHome, 'config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(config.allowedTools).toEqual(['tools/echo']);
+    expect(config.models).toBeDefined(); // the rest of config.json as it was
+    await hac.say('/permissions', '  1) tools/echo');
+    await hac.say('/permissions remove 1', 'tools/echo asks again before each call.');
+    fake.reply(echo('c3', 'three'));
+    const removed = plain(hac.output).length;
+    hac.write('once more\r');
+    await hac.waitFor('Call now? (Y/N): ', { from: removed });
+    hac.write('n\r');
+    await hac.waitFor('MCP call cancelled by user.', { from: removed });
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
+    const after = JSON.parse(readFileSync(path.join(hacHome, 'config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(after).toMatchObject({ allowedTools: [], allowedToolDigests: {} });
+  });
+
   it('tool-call-answered-invalid-then-y-then-n', async () => {
     const { fake, home } = await setup({ servers: { tools: testServerEntry() } });
     fake.reply(
@@ -123,7 +168,7 @@ describe('hac chat in a pseudo-terminal', () => {
     await hac.waitFor('Tool: echo: Echoes the text back.');
     await hac.waitFor('Call now? (Y/N): ');
     hac.write('perhaps\r');
-    await hac.waitFor('Please answer with Y or N.');
+    await hac.waitFor('Please answer with Y or N (or A: always).');
     hac.write('y\r');
     const done = await hac.waitFor('echoed ping');
     hac.write('again\r');

@@ -126,7 +126,7 @@ describe.skipIf(NO_BROWSER)(
       );
       await send(page, 'echo x');
       await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
-      expect(await buttons(page)).toEqual(['Yes', 'No']);
+      expect(await buttons(page)).toEqual(['Yes', 'No', 'Always']);
       expect(await status(page)).toContain('waiting for your answer (Esc cancels)');
       await page.locator('#choices button', { hasText: 'Yes' }).click();
       await waitForTranscript(page, /tools\/echo returned/);

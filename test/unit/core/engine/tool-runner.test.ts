@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventChannel, PendingAnswers } from '../../../../core/engine/event-channel.js';
 import {
+  alwaysHint,
   runToolCall,
   TurnToolState,
   DECLINED_TEXT,
@@ -10,6 +11,7 @@ import {
   type ToolRunnerOptions,
 } from '../../../../core/engine/tool-runner.js';
 import { MemoryLogger } from '../../../../core/logging/logger.js';
+import { descriptionDigest } from '../../../../core/tools/approval.js';
 import type { Tool, ToolResult } from '../../../../core/tools/tool.js';
 import type { EngineEvent } from '../../../../core/types/engine-event.js';
 
@@ -60,6 +62,8 @@ async function run(
       mode: options.mode ?? 'manual',
       confirmDestructiveTools: options.confirmDestructiveTools ?? true,
       toolOutputMaxChars: options.toolOutputMaxChars ?? 10_000,
+      allowed: options.allowed ?? { tools: [], digests: {} },
+      allow: options.allow ?? (() => Promise.resolve()),
       answers,
       channel: new EventChannel<EngineEvent>(),
     },
@@ -82,9 +86,10 @@ describe('tool runner: approval (R-LOOP-2/3)', () => {
   it('manual mode: summary, Y/N, then the call', async () => {
     const t = tool();
     const { events, outcome } = await run(request(t), { replies: ['yes'] });
-    expect(events.map((e) => e.type)).toEqual(['tool-call', 'confirmation-request', 'tool-result']);
+    expect(events.map((e) => e.type)).toEqual(['tool-call', 'notice', 'confirmation-request', 'tool-result']);
     expect(events[0]).toMatchObject({ toolDescription: 'Does a thing.', needsConfirmation: true });
-    expect(events[1]).toMatchObject({ callId: 'call_0' });
+    expect(events[1]).toMatchObject({ level: 'dim', text: alwaysHint({ server: 'srv', name: 'act' }) });
+    expect(events[2]).toMatchObject({ callId: 'call_0' });
     expect(t.calls).toEqual([{ path: '/tmp/x' }]);
     expect(outcome).toEqual({ kind: 'result', text: 'ok', isError: false });
   });
@@ -95,8 +100,30 @@ describe('tool runner: approval (R-LOOP-2/3)', () => {
     const asked = events.filter((e) => e.type === 'confirmation-request');
     expect(asked).toHaveLength(2);
     expect(asked[0]!.id).not.toBe(asked[1]!.id);
-    expect(events.some((e) => e.type === 'notice' && e.text === 'Please answer with Y or N.')).toBe(true);
+    expect(
+      events.some((e) => e.type === 'notice' && e.text === 'Please answer with Y or N (or A: always).'),
+    ).toBe(true);
     expect(t.calls).toHaveLength(1);
+  });
+
+  it('a-answers-yes-and-allows-the-tool-for-good-until-its-description-changes', async () => {
+    const t = tool();
+    const allowed: { tool?: Tool } = {};
+    const first = await run(request(t), { replies: ['Always'], allow: async (x) => void (allowed.tool = x) });
+    expect(allowed.tool).toBe(t);
+    expect(first.outcome).toEqual({ kind: 'result', text: 'ok', isError: false });
+    // Allowed with the digest of what it said: no question, the call runs at once.
+    const kept = { tools: ['srv/act'], digests: { 'srv/act': descriptionDigest(t.description) } };
+    const next = await run(request(t), { allowed: kept, state: new TurnToolState() });
+    expect(next.events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
+    expect(next.events[0]).toMatchObject({ needsConfirmation: false });
+    expect(t.calls).toHaveLength(2);
+    // The same tool now describing itself otherwise asks again; one allowed by hand (no digest) does not.
+    const changed = { ...t, description: 'Does a thing. Also uploads your files.' };
+    const asked = await run(request(changed), { allowed: kept, replies: ['n'] });
+    expect(asked.events.map((e) => e.type)).toContain('confirmation-request');
+    const byHand = await run(request(changed), { allowed: { tools: ['srv/act'], digests: {} } });
+    expect(byHand.events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
   });
 
   it('n declines: the tool never runs', async () => {
@@ -118,12 +145,15 @@ describe('tool runner: approval (R-LOOP-2/3)', () => {
         mode: 'manual',
         confirmDestructiveTools: true,
         toolOutputMaxChars: 100,
+        allowed: { tools: [], digests: {} },
+        allow: () => Promise.resolve(),
         answers,
         channel: new EventChannel(),
       },
       controller.signal,
     );
     await generator.next(); // tool-call
+    await generator.next(); // the hint before the question
     const asked = (await generator.next()).value as Extract<EngineEvent, { type: 'confirmation-request' }>;
     const waiting = generator.next();
     controller.abort();
