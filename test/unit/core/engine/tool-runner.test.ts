@@ -109,7 +109,10 @@ describe('tool runner: approval (R-LOOP-2/3)', () => {
   it('a-answers-yes-and-allows-the-tool-for-good-until-its-description-changes', async () => {
     const t = tool();
     const allowed: { tool?: Tool } = {};
-    const first = await run(request(t), { replies: ['Always'], allow: async (x) => void (allowed.tool = x) });
+    const first = await run(request(t), {
+      replies: ['Always'],
+      allow: (x) => Promise.resolve(void (allowed.tool = x)),
+    });
     expect(allowed.tool).toBe(t);
     expect(first.outcome).toEqual({ kind: 'result', text: 'ok', isError: false });
     // Allowed with the digest of what it said: no question, the call runs at once.
