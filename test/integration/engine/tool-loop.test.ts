@@ -148,7 +148,11 @@ describe('engine: the tool loop (R-LOOP)', () => {
     const { fake, h } = await promptMode();
     fake.reply(ollamaReply.text([call('echo', { text: 'a' })]), ollamaReply.text(['ok']));
     const events = await h.turn('go', ['maybe', 'Y']);
-    expect(events).toContainEqual({ type: 'notice', level: 'info', text: 'Please answer with Y or N (or A: always).' });
+    expect(events).toContainEqual({
+      type: 'notice',
+      level: 'info',
+      text: 'Please answer with Y or N (or A: always).',
+    });
     expect(ofType(events, 'confirmation-request')).toHaveLength(2);
     expect(status(events)).toBe('answered');
   });

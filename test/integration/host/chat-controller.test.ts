@@ -235,7 +235,9 @@ describe('chat controller: questions answered by submit', () => {
       ['maybe', true],
       ['Y', true],
     ]);
-    expect(ofType(events, 'notice').map((n) => n.text)).toContain('Please answer with Y or N (or A: always).');
+    expect(ofType(events, 'notice').map((n) => n.text)).toContain(
+      'Please answer with Y or N (or A: always).',
+    );
     expect(ofType(events, 'prompt')).toHaveLength(2);
     expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: true });
     expect(h.model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool' });
