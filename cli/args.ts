@@ -28,6 +28,8 @@ Usage:
                             echo "question" | hac -p; options may come before it: hac -p --image a.png "what is this?")
   hac web [--port N] [--open]
                             serve the desktop window to a browser on this machine (127.0.0.1)
+  hac mcp add|list|get|remove|login|logout|import …
+                            manage MCP servers (hac mcp --help)
 
 Options:
   -p, --prompt [text]       one-shot mode: print only the answer

@@ -11,6 +11,11 @@ const STOPS_AT_START = new Set(['config-invalid', 'usage', 'file-access']);
 
 /** Runs `hac` with its arguments and returns the exit code. */
 export async function main(argv: string[], version: string): Promise<number> {
+  if (argv[0] === 'mcp') {
+    // Loaded only for `hac mcp`.
+    const { runMcp } = await import('./mcp/run-mcp.js');
+    return runMcp(argv.slice(1));
+  }
   if (argv[0] === 'web') {
     // Loaded only for `hac web`: the chat path never pays for the server, ws or the page.
     const { runWeb } = await import('./web/run-web.js');

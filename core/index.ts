@@ -24,7 +24,20 @@ export { HacError } from './errors/hac-error.js';
 export { cellWidth } from './text/cell-width.js';
 export { inertText } from './text/inert-text.js';
 export { PastedText, PasteFolds } from './text/pasted-text.js';
-export { hacPaths } from './config/paths.js';
+export { hacPaths, userHome } from './config/paths.js';
+export {
+  addServerEntry,
+  readServerEntries,
+  removeServerEntry,
+  type ServerEntry,
+} from './mcp/server-entries.js';
+export {
+  IMPORT_SOURCES,
+  importedServers,
+  importFiles,
+  readOtherClientFile,
+  type ImportSource,
+} from './mcp/import-servers.js';
 export { addModelHint } from './config/add-model-hint.js';
 export type { Logger } from './logging/logger.js';
 export { nodeHttp, nodeUtil } from './node-builtins.js';

@@ -1,0 +1,160 @@
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testServerEntry } from '../../helpers/engine-harness.js';
+import { runHac } from '../../helpers/run-hac.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+
+// `hac mcp …` through pipes, as a user coming from another MCP client types it.
+const tempDir = useTempDir('hac-mcp-cli-');
+
+function home(servers?: string) {
+  const dir = tempDir();
+  mkdirSync(path.join(dir, '.humble-ai-cli'));
+  const file = path.join(dir, '.humble-ai-cli', 'mcp-servers.json');
+  if (servers !== undefined) writeFileSync(file, servers);
+  return { dir, file };
+}
+
+describe('hac mcp', () => {
+  it('adds-gets-lists-and-removes-keeping-the-rest-of-the-file-as-written', async () => {
+    const written =
+      '\uFEFF{\n\t"note": "mine",\n\t"mcpServers": {\n\t\t"tools": ' +
+      JSON.stringify(testServerEntry()) +
+      '\n\t}\n}\n';
+    // Kept in a dotfiles folder and linked, as many keep their configuration.
+    const { dir, file: link } = home();
+    const file = path.join(dir, 'dotfiles-mcp.json');
+    writeFileSync(file, written);
+    symlinkSync(file, link);
+    const run = (...args: string[]) => runHac(dir, ['mcp', ...args]);
+
+    expect(
+      await run(
+        'add',
+        'docs',
+        'https://mcp.example.com/mcp',
+        '--header',
+        'Authorization: Bearer sk-live-abcdef',
+      ),
+    ).toMatchObject({ status: 0 });
+    expect(
+      await run(
+        'add',
+        'fs',
+        '-e',
+        'ROOT=/srv',
+        '-e',
+        'TOKEN=${FS_TOKEN}',
+        '--',
+        'npx',
+        '-y',
+        '@modelcontextprotocol/server-filesystem',
+        '/srv',
+      ),
+    ).toMatchObject({ status: 0 });
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('\uFEFF{\n\t"note": "mine",\n\t"mcpServers": {\n\t\t"tools": ')).toBe(true);
+    const json = JSON.parse(text.slice(1)) as {
+      mcpServers: Record<string, unknown>;
+    };
+    expect(Object.keys(json.mcpServers)).toEqual(['tools', 'docs', 'fs']);
+    expect(json.mcpServers.docs).toEqual({
+      url: 'https://mcp.example.com/mcp',
+      type: 'http',
+      headers: { Authorization: 'Bearer sk-live-abcdef' },
+    });
+    expect(json.mcpServers.fs).toEqual({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'],
+      env: { ROOT: '/srv', TOKEN: '${FS_TOKEN}' },
+    });
+
+    // A name taken is not overwritten.
+    const again = await run('add', 'docs', 'https://elsewhere.example/mcp');
+    expect(again.stdout).toContain('An MCP server named "docs" exists already');
+
+    const got = await run('get', 'docs');
+    expect(got.status).toBe(0);
+    expect(got.stdout).toContain('"Authorization": "(hidden)"');
+    expect(got.stdout).not.toContain('sk-live-abcdef');
+    expect((await run('get', 'fs')).stdout).toContain('"TOKEN": "${FS_TOKEN}"');
+
+    expect(await run('remove', 'docs')).toMatchObject({ status: 0, stdout: 'Removed "docs".\n' });
+    expect(await run('remove', 'fs')).toMatchObject({ status: 0 });
+    const listed = await run('list');
+    expect(listed.stdout).toMatch(/^tools: connected, \d+ tools\n$/);
+    expect(readFileSync(file, 'utf8')).toBe(written);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(await run('get', 'nope')).toMatchObject({ status: 1 });
+  });
+
+  it('imports-another-clients-servers-each-with-a-line-and-says-what-cannot-be-carried-over', async () => {
+    const { dir, file } = home();
+    const vscode = path.join(dir, 'project', '.vscode');
+    mkdirSync(vscode, { recursive: true });
+    writeFileSync(
+      path.join(vscode, 'mcp.json'),
+      `{
+  // VS Code's format: "servers", "type", and values it asks for
+  "inputs": [{ "type": "promptString", "id": "github-token", "password": true }],
+  "servers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer \${input:github-token}" } },
+    "local": { "type": "stdio", "command": "node", "args": ["server.js"], "env": { "HOME_DIR": "\${env:HOME}" } },
+    "broken": { "type": "stdio" }
+  }
+}`,
+    );
+    const claude = path.join(dir, 'xdg', 'Claude');
+    mkdirSync(claude, { recursive: true });
+    writeFileSync(
+      path.join(claude, 'claude_desktop_config.json'),
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          local: { command: 'other' },
+        },
+      }),
+    );
+    const fromVscode = await runHac(path.join(dir, 'project'), ['mcp', 'import', 'vscode'], {
+      env: { HOME: dir, HAC_HOME: path.join(dir, '.humble-ai-cli') },
+    });
+    expect(fromVscode.status).toBe(0);
+    expect(fromVscode.stdout).toContain('Added "github" from ');
+    expect(fromVscode.stdout).toContain(
+      '"github": ${input:github-token} (asked by VS Code) became ${GITHUB_TOKEN}: set GITHUB_TOKEN before starting hac.',
+    );
+    expect(fromVscode.stdout).toContain('Skipped "broken" from ');
+    const fromClaude = await runHac(dir, ['mcp', 'import', 'claude-desktop'], {
+      env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') },
+    });
+    expect(fromClaude.stdout).toContain('Added "memory" from ');
+    expect(fromClaude.stdout).toContain('Skipped "local": a server of that name exists already.');
+    const servers = (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> })
+      .mcpServers;
+    expect(servers).toEqual({
+      github: {
+        url: 'https://api.githubcopilot.com/mcp/',
+        type: 'http',
+        headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+      },
+      local: { command: 'node', args: ['server.js'], env: { HOME_DIR: '${HOME}' } },
+      memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+    });
+    const none = await runHac(dir, ['mcp', 'import', path.join(dir, 'missing.json')]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('found none of:');
+  });
+
+  it('takes---help-and-says-the-usage-for-a-wrong-line', async () => {
+    const { dir } = home();
+    const help = await runHac(dir, ['mcp', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('hac mcp add <name> <url>');
+    expect((await runHac(dir, ['mcp', 'add', '--help'])).status).toBe(0);
+    expect((await runHac(dir, ['web', '--help'])).status).toBe(0);
+    const wrong = await runHac(dir, ['mcp', 'add', 'x']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('a remote server is: hac mcp add <name> <url>');
+  });
+});
