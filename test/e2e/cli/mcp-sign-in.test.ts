@@ -7,6 +7,7 @@ import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
+import { runHac } from '../../helpers/run-hac.js';
 import { root, startListening } from '../../integration/mcp/helpers.js';
 
 // Signing in to a hosted MCP server from the terminal, from outside: hac in a pty, the MCP SDK's own OAuth
@@ -235,5 +236,27 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     hac.write(`/mcp login hosted ${ended}\r`);
     await hac.waitFor(`MCP server "hosted" failed: ${line}`, { from });
     expect(plain(hac.output)).not.toContain('is not valid JSON');
+  });
+
+  it('hac-mcp-login-signs-in-from-the-shell-and-logout-forgets-it', async () => {
+    const { home, opened, browser } = await setup();
+    const env = { BROWSER: browser };
+    const login = runHac(home, ['mcp', 'login', 'hosted'], { env });
+    await expect
+      .poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8').length : 0), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const back = await fetch(readFileSync(opened, 'utf8'), { redirect: 'manual' });
+    expect(await (await fetch(back.headers.get('location')!)).text()).toContain('Signed in');
+    const done = await login;
+    expect(done.stdout).toContain('Sign in to "hosted" in your browser:');
+    expect(done.stdout).toContain('MCP server "hosted" is signed in and connected.');
+    expect(done.status).toBe(0);
+    const listed = await runHac(home, ['mcp', 'list']);
+    expect(listed.stdout).toBe('hosted: connected, 1 tool\n');
+    const out = await runHac(home, ['mcp', 'logout', 'hosted']);
+    expect(out).toMatchObject({ status: 0, stdout: 'Signed out of "hosted": its tokens are forgotten.\n' });
+    expect((await runHac(home, ['mcp', 'list'])).stdout).toBe(
+      'hosted: needs sign-in (hac mcp login hosted)\n',
+    );
   });
 });
