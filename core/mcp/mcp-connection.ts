@@ -8,7 +8,7 @@ import {
   McpPoolError,
   needsSignIn,
 } from './mcp-errors.js';
-import { signInAdvice } from './oauth/sign-in-advice.js';
+import { startFailure } from './start-failure.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
 import { listFeatures, type McpFeatureLists } from './list-features.js';
 import { StderrTail } from './stderr-tail.js';
@@ -95,7 +95,7 @@ export class McpConnection {
           this.options.logger.info(`MCP server "${this.name}" needs sign-in.`);
           return undefined;
         }
-        const reason = signInAdvice(this.name, error) ?? describeError(error);
+        const reason = startFailure(this.config, error, this.stderr.lines());
         this.setState('failed', reason);
         this.options.logger.error(`MCP server "${this.name}" failed to start: ${reason}`);
         return undefined;

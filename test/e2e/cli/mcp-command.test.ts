@@ -1,4 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testServerEntry } from '../../helpers/engine-harness.js';
@@ -156,5 +158,36 @@ describe('hac mcp', () => {
     const wrong = await runHac(dir, ['mcp', 'add', 'x']);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('a remote server is: hac mcp add <name> <url>');
+  });
+
+  it('says-why-each-server-did-not-start-in-plain-words-once', async () => {
+    // A port nothing listens on: one that was just free.
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const { dir } = home(
+      JSON.stringify({
+        mcpServers: {
+          missing: { command: 'no-such-mcp-server' },
+          down: { url: `http://127.0.0.1:${free}/mcp`, type: 'http' },
+          old: { url: `http://127.0.0.1:${free}/sse`, type: 'sse' },
+          crash: {
+            command: process.execPath,
+            args: ['-e', "console.error('set API_KEY first'); process.exit(3)"],
+          },
+        },
+      }),
+    );
+    const listed = await runHac(dir, ['mcp', 'list']);
+    expect(listed.stdout.split('\n')).toEqual([
+      'missing: failed: the command "no-such-mcp-server" was not found: is it installed and on PATH? Check "command" (mcp-servers.json)',
+      `down: failed: nothing answers at http://127.0.0.1:${free}/mcp (connection refused): is the server running?`,
+      `old: failed: nothing answers at http://127.0.0.1:${free}/sse (connection refused): is the server running?`,
+      `crash: failed: "${process.execPath}" ended before it answered; its last words: set API_KEY first (/mcp shows more)`,
+      '',
+    ]);
   });
 });

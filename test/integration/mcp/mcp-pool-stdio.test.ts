@@ -185,7 +185,9 @@ describe('McpPool with stdio servers', () => {
     const [good, missing, slow] = pool.status();
     expect(good!.state).toBe('connected');
     expect(missing).toMatchObject({ state: 'failed' });
-    expect(missing!.reason).toMatch(/ENOENT/);
+    expect(missing!.reason).toBe(
+      'the command "/nonexistent/hac-mcp-server" was not found: is it installed and on PATH? Check "command" (mcp-servers.json)',
+    );
     expect(slow).toMatchObject({ state: 'failed', reason: 'no answer within 5 s' });
     expect(pool.tools().every((t) => t.server === 'good')).toBe(true);
     expect(logger.lines.filter((l) => l.level === 'error')).toHaveLength(2);
