@@ -203,7 +203,8 @@ describe('keep-alives count as activity (R-PROV-5)', () => {
         apiKey: 'sk-test-123456',
         baseUrl: fake.baseUrl,
       },
-      config: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+      // Timeouts six times the comments' spacing: a loaded machine may deliver one a few hundred ms late.
+      config: { firstByteTimeoutMs: 600, idleTimeoutMs: 600 },
     });
     cleanups.push(() => h.close());
     // Steps wait on timers all started when the request arrives: each fires at its own offset from then.
@@ -215,11 +216,11 @@ describe('keep-alives count as activity (R-PROV-5)', () => {
     fake.reply(() => ({
       status: 200,
       headers: { 'content-type': 'text/event-stream' },
-      // Comments every 100 ms: for 900 ms before the first token, and for 600 ms between the two tokens.
+      // Comments every 100 ms: for 1.5 s before the first token, and for 1.2 s between the two tokens.
       steps: [
-        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [at(n * 100), comment]),
+        ...Array.from({ length: 15 }, (_, i) => [at((i + 1) * 100), comment]).flat(),
         data({ content: 'Thought ' }),
-        ...[10, 11, 12, 13, 14, 15].flatMap((n) => [at(n * 100), comment]),
+        ...Array.from({ length: 12 }, (_, i) => [at((i + 16) * 100), comment]).flat(),
         data({ content: 'long.' }, 'stop'),
         { write: 'data: [DONE]\n\n' },
       ],
