@@ -1,5 +1,5 @@
 import { ProviderError } from '../errors/provider-error.js';
-import type { ModelConfig } from '../config/load-config.js';
+import { DEFAULT_BASE_URL, type ModelConfig } from '../config/load-config.js';
 
 /** What error messages need to know about the call. */
 export interface ErrorContext {
@@ -67,7 +67,12 @@ export interface HttpErrorAnswer {
  * Anthropic's "overloaded"): a refused key, a rate limit, a context overflow, trouble on the server (retried),
  * and a request the server refused (not retried). `vendor` names the service in the message.
  */
-export function httpStatusError(ctx: ErrorContext, vendor: string, answer: HttpErrorAnswer): ProviderError {
+export function httpStatusError(
+  ctx: ErrorContext,
+  vendorName: string,
+  answer: HttpErrorAnswer,
+): ProviderError {
+  const vendor = answeredBy(ctx, vendorName);
   const { status, serverMessage, cause } = answer;
   const details = { status, ...(cause === undefined ? {} : { cause }) };
   if (status === 401 || status === 403) return authError(ctx, details);
@@ -95,6 +100,16 @@ export function httpStatusError(ctx: ErrorContext, vendor: string, answer: HttpE
       ...details,
     },
   );
+}
+
+/**
+ * Who answered: the vendor for its own API; any other server (LM Studio, vLLM, a company proxy, Ollama on another
+ * machine) by its address, so the user looks at the right machine.
+ */
+function answeredBy(ctx: ErrorContext, vendor: string): string {
+  const { baseUrl, provider } = ctx.model;
+  if (baseUrl === DEFAULT_BASE_URL[provider]) return vendor;
+  return provider === 'ollama' ? `The Ollama server at ${baseUrl}` : `The server at ${baseUrl}`;
 }
 
 /** The user (or the host) aborted the call. */

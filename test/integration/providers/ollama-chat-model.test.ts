@@ -301,7 +301,7 @@ describe('errors (R-PROV-3)', () => {
     const error = await failure(model());
     expect(error.code).toBe('unavailable');
     expect(error.message).toBe(
-      'Ollama is unavailable (HTTP 500): llama runner process has terminated: exit status 2',
+      `The Ollama server at ${fake.baseUrl} is unavailable (HTTP 500): llama runner process has terminated: exit status 2`,
     );
     expect(error.retryable).toBe(true);
   });
@@ -309,7 +309,7 @@ describe('errors (R-PROV-3)', () => {
   it('a-plain-text-error-body-is-mapped-without-console-output', async () => {
     fake.reply(ollamaReply.textError(502, 'Bad Gateway'));
     const error = await failure(model());
-    expect(error.message).toBe('Ollama is unavailable (HTTP 502): Bad Gateway');
+    expect(error.message).toBe(`The Ollama server at ${fake.baseUrl} is unavailable (HTTP 502): Bad Gateway`);
   });
 
   it('400-is-bad-request-with-the-server-message', async () => {
@@ -317,7 +317,7 @@ describe('errors (R-PROV-3)', () => {
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
     expect(error.message).toBe(
-      'Ollama rejected the request (HTTP 400): registry.ollama.ai/library/llama3.2:latest does not support tools',
+      `The Ollama server at ${fake.baseUrl} rejected the request (HTTP 400): registry.ollama.ai/library/llama3.2:latest does not support tools`,
     );
   });
 

@@ -447,12 +447,12 @@ describe('errors (R-PROV-3)', () => {
     [
       '500',
       openaiReply.serverError(),
-      'OpenAI is unavailable (HTTP 500): The server had an error while processing your request. Sorry about that!',
+      `The server at ${fake.baseUrl} is unavailable (HTTP 500): The server had an error while processing your request. Sorry about that!`,
     ],
     [
       '503',
       openaiReply.overloaded(),
-      'OpenAI is unavailable (HTTP 503): The engine is currently overloaded, please try again later.',
+      `The server at ${fake.baseUrl} is unavailable (HTTP 503): The engine is currently overloaded, please try again later.`,
     ],
   ])('%s-is-unavailable-and-retryable', async (_status, reply, message) => {
     fake.reply(reply);
@@ -483,7 +483,7 @@ describe('errors (R-PROV-3)', () => {
     const error = await failure(model());
     expect(error.code).toBe('bad-request');
     expect(error.message).toBe(
-      "OpenAI rejected the request (HTTP 400): Invalid value for 'reasoning_effort'.",
+      `The server at ${fake.baseUrl} rejected the request (HTTP 400): Invalid value for 'reasoning_effort'.`,
     );
   });
 

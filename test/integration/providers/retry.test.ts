@@ -59,7 +59,7 @@ describe('streamWithRetries (R-PROV-4)', () => {
       [2, 750, 'unavailable'],
     ]);
     expect(retries(result.parts)[0]!.notice).toBe(
-      'OpenAI is unavailable (HTTP 503): The engine is currently overloaded, please try again later; retrying in 0.3 s (1 of 2).',
+      `The server at ${fake.baseUrl} is unavailable (HTTP 503): The engine is currently overloaded, please try again later; retrying in 0.3 s (1 of 2).`,
     );
     expect(logger.lines.filter((l) => l.level === 'warn')).toHaveLength(2);
   });
