@@ -181,7 +181,17 @@ export async function* runToolCall(
   let images: ToolImage[] | undefined;
   try {
     const result = yield* options.channel.drainWhile(
-      tool.call(call.arguments, signal, { elicit: serverQuestions(call, options) }),
+      tool.call(call.arguments, signal, {
+        elicit: serverQuestions(call, options),
+        onProgress: (progress) =>
+          options.channel.push({
+            type: 'tool-progress',
+            id: call.id,
+            server: call.server,
+            tool: call.name,
+            ...progress,
+          }),
+      }),
     );
     ({ text, isError, images } = result);
   } catch (error) {

@@ -24,6 +24,7 @@ import { versionNegotiation } from './protocol-era.js';
 import { nextAttempt, type ConnectAttempt } from './connect-attempts.js';
 import { abortable, withChildSignal, withTimeout } from './timing.js';
 import { ElicitationRoute, type Elicit } from './elicitation.js';
+import type { ToolCallContext } from '../tools/tool.js';
 import type { McpCallResult } from './tool-result-text.js';
 import { SignInRequired } from './oauth/oauth-provider.js';
 import { ServerSignIn } from './oauth/server-sign-in.js';
@@ -35,6 +36,13 @@ import { UnderWay } from './under-way.js';
  */
 export type McpServerState =
   'disabled' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'needs-sign-in';
+
+/** One tool call as a connection runs it (again, after a lost session). */
+interface McpCall {
+  tool: string;
+  args: Record<string, unknown>;
+  onProgress: ToolCallContext['onProgress'];
+}
 
 /** One configured MCP server: its session (opened, reused, reopened once when lost), tools and status. */
 export class McpConnection {
@@ -109,29 +117,22 @@ export class McpConnection {
   }
 
   /**
-   * Calls a tool on this server's session, reconnecting once when the session was lost. `elicit` asks the user
-   * what the server asks while the call runs.
+   * Calls a tool on this server's session, reconnecting once when the session was lost. `context.elicit` asks the
+   * user what the server asks while the call runs; `context.onProgress` hears the progress it reports.
    */
-  call(
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-    elicit?: Elicit,
-  ): Promise<McpCallResult> {
-    return this.questions.during(elicit, signal, () => this.callTool(tool, args, signal));
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal, context?: ToolCallContext) {
+    const call = { tool, args, onProgress: context?.onProgress };
+    return this.questions.during(context?.elicit, signal, () => this.callTool(call, signal));
   }
 
-  private async callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<McpCallResult> {
+  private async callTool(call: McpCall, signal: AbortSignal): Promise<McpCallResult> {
+    const { tool } = call;
     let session = await this.usableSession(signal);
     try {
       await this.signIns.refreshAhead();
       await this.allowAutoSignIn();
       // More access asked for mid-call (403 insufficient_scope) is a sign-in too.
-      return await this.signedIn(session, signal, () => this.callOn(session, tool, args, signal));
+      return await this.signedIn(session, signal, () => this.callOn(session, call, signal));
     } catch (error) {
       if (needsSignIn(error)) {
         this.setState('needs-sign-in', 'sign in with /mcp login');
@@ -142,7 +143,7 @@ export class McpConnection {
       if (!isUndelivered(error)) throw callFailure(this.config, tool, error, signal);
       session = await this.usableSession(signal);
       try {
-        return await this.callOn(session, tool, args, signal);
+        return await this.callOn(session, call, signal);
       } catch (retryError) {
         if (!signal.aborted && isSessionGone(retryError)) this.lost(session, describeError(retryError));
         throw callFailure(this.config, tool, retryError, signal);
@@ -199,12 +200,7 @@ export class McpConnection {
     );
   }
 
-  private async callOn(
-    session: Session,
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<McpCallResult> {
+  private async callOn(session: Session, { tool, args, onProgress }: McpCall, signal: AbortSignal) {
     this.options.logger.debug(`MCP ${this.name}/${tool} call: ${JSON.stringify(args)}`);
     // The SDK never removes its abort listener from the signal it gets; a per-call child signal keeps a
     // turn's signal from collecting one listener per call (Node warns on stderr after 10).
@@ -218,8 +214,10 @@ export class McpConnection {
           timeout: this.config.timeoutMs,
           resetTimeoutOnProgress: true,
           // A progress handler makes the SDK send a progress token, so the server can keep the call alive.
-          onprogress: (progress) =>
-            this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`),
+          onprogress: (progress) => {
+            this.options.logger.debug(`MCP ${this.name}/${tool} progress: ${JSON.stringify(progress)}`);
+            onProgress?.(progress);
+          },
         },
       );
       this.options.logger.debug(`MCP ${this.name}/${tool} result: ${JSON.stringify(result)}`);

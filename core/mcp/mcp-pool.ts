@@ -4,7 +4,7 @@ import { ConfigError } from '../errors/hac-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
 import { routeSdkWarnings } from './sdk-warnings.js';
 import type { SecretRegistry } from '../logging/secrets.js';
-import type { Tool, ToolResult } from '../tools/tool.js';
+import type { Tool, ToolCallContext, ToolResult } from '../tools/tool.js';
 import { loadMcpServers, type McpServerConfig } from './mcp-config.js';
 import { McpConnection, type McpServerState } from './mcp-connection.js';
 import { describeError, McpPoolError } from './mcp-errors.js';
@@ -220,10 +220,10 @@ export class McpPool {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
-    elicit?: Elicit,
+    context?: ToolCallContext,
   ): Promise<ToolResult> {
     this.assertOpen(server);
-    const result = await this.connection(server).call(tool, args, signal, elicit);
+    const result = await this.connection(server).call(tool, args, signal, context);
     return toolResultText(result);
   }
 

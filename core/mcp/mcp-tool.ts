@@ -1,5 +1,4 @@
 import type { Tool, ToolAnnotations, ToolCallContext, ToolResult } from '../tools/tool.js';
-import type { Elicit } from './elicitation.js';
 import type { McpToolInfo } from './list-tools.js';
 import { McpPoolError } from './mcp-errors.js';
 
@@ -10,7 +9,7 @@ export interface McpCaller {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
-    elicit?: Elicit,
+    context?: ToolCallContext,
   ): Promise<ToolResult>;
 }
 
@@ -43,7 +42,7 @@ export class McpTool implements Tool {
     context?: ToolCallContext,
   ): Promise<ToolResult> {
     try {
-      return await this.pool.call(this.server, this.name, args, signal, context?.elicit);
+      return await this.pool.call(this.server, this.name, args, signal, context);
     } catch (error) {
       if (signal.aborted || (error instanceof McpPoolError && error.code === 'cancelled')) throw error;
       return { text: error instanceof Error ? error.message : String(error), isError: true };

@@ -24,6 +24,14 @@ export interface ToolImage {
 /** What a tool may do while it runs besides its work: ask the user what its server asks (MCP elicitation). */
 export interface ToolCallContext {
   elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+  /** What a long call reports as it goes: how far (of how much, where the server knows) and what it is doing. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** Anything the model may call: an MCP server's tool or a built-in one such as ask_user. */

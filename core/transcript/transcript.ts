@@ -2,6 +2,7 @@ import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
 import { inertLine, inertText, inertValue } from '../text/inert-text.js';
 import { foldedText } from '../text/pasted-text.js';
+import { progressLine } from './progress-line.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
 import type { Styles } from './styles.js';
@@ -13,6 +14,8 @@ export const THINKING_END = '<<< End Thinking >>>';
 export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
 
 const SGR_CODES = /\x1b\[[0-9;]*m/g;
+/** Back to the line's start and clear it: how a progress line is redrawn or given up. */
+const ERASE_LINE = '\r\x1b[2K';
 
 /**
  * Turns host events (the engine's and the chat controller's) into the text a host prints, the same in the
@@ -23,6 +26,8 @@ const SGR_CODES = /\x1b\[[0-9;]*m/g;
 export class TranscriptRenderer {
   private atLineStart = true;
   private inThinking = false;
+  /** A progress line is on screen, without its line break, to be redrawn or replaced. */
+  private live = false;
   private md: MarkdownStream | undefined;
   private highlight: Highlighter | undefined;
 
@@ -52,7 +57,25 @@ export class TranscriptRenderer {
     return held + this.renderEvent(event);
   }
 
+  /**
+   * A call's progress is one line that each report redraws in place; whatever is printed next takes that line's
+   * place, so the transcript keeps no trace of it.
+   */
   private renderEvent(event: HostEvent): string {
+    if (event.type === 'tool-progress') {
+      const start = this.live ? ERASE_LINE : this.atLineStart ? '' : '\n';
+      this.live = true;
+      this.atLineStart = false;
+      return `${start}${this.styles.dim(progressLine(event))}`;
+    }
+    if (this.live) this.atLineStart = true; // the live line is erased before what follows is printed
+    const shown = this.renderOne(event);
+    if (!this.live || shown === '') return shown;
+    this.live = false;
+    return `${ERASE_LINE}${shown}`;
+  }
+
+  private renderOne(event: Exclude<HostEvent, { type: 'tool-progress' }>): string {
     switch (event.type) {
       case 'waiting':
         return this.line(this.styles.dim(WAITING_LINE));

@@ -54,6 +54,16 @@ export type EngineEvent =
   | { type: 'elicitation'; id: string; callId: string; server: string; request: ElicitationRequest }
   /** A call's outcome: one line for the screen, and `output`, what the model was given (a window shows it on demand). */
   | { type: 'tool-result'; id: string; ok: boolean; summary: string; output: string }
+  /** A running call's progress as its server reports it: shown on one line that each report redraws. */
+  | {
+      type: 'tool-progress';
+      id: string;
+      server: string;
+      tool: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
   | { type: 'tool-skipped'; id: string; reason: 'duplicate' | 'declined' | 'stopped'; text: string }
   /** A failed attempt before any output; `message` is one line for the user, saying when it retries. */
   | { type: 'retry'; attempt: number; code: ProviderErrorCode; delayMs: number; message: string }

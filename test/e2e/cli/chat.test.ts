@@ -8,6 +8,7 @@ import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
 import { HAC_BIN, HacPty, plain } from '../../helpers/pty.js';
 import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
+import { replay, rowsOf } from '../../helpers/screen.js';
 
 const tempDir = useTempDir();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -153,6 +154,31 @@ describe('hac chat in a pseudo-terminal', () => {
       unknown
     >;
     expect(after).toMatchObject({ allowedTools: [], allowedToolDigests: {} });
+  });
+
+  it('a-long-tool-shows-its-progress-on-one-line-that-the-result-replaces', async () => {
+    const { fake, home } = await setup({
+      servers: { tools: testServerEntry() },
+      config: { toolCallMode: 'auto' },
+    });
+    fake.reply(
+      openaiReply.toolCalls([
+        { id: 'c1', name: 'tools__progress', arguments: { steps: 4, intervalMs: 400 } },
+      ]),
+      openaiReply.text(['all done']),
+    );
+    const hac = start(home);
+    await hac.waitFor('humble-ai> ');
+    hac.write('copy everything\r');
+    await hac.waitFor('tools/progress ▕█████░░░░░░░░░░░░░░░▏ 25% (1 of 4)');
+    await hac.waitFor('tools/progress ▕██████████░░░░░░░░░░▏ 50% (2 of 4)');
+    await hac.waitFor('all done');
+    // On the screen: the result line where the progress was, no trace of the bar.
+    const rows = rowsOf(await replay(hac.output)).join('\n');
+    expect(rows).toContain('tools/progress returned 18 characters.');
+    expect(rows).not.toContain('▕');
+    hac.write('/exit\r');
+    expect((await hac.exited).exitCode).toBe(0);
   });
 
   it('tool-call-answered-invalid-then-y-then-n', async () => {

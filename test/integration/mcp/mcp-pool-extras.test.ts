@@ -49,7 +49,7 @@ describe('MCP beyond tools', () => {
       code: 'club-secret-77',
     };
     const { asked, elicit } = answering({ action: 'accept', content });
-    const result = await pool.call('ask', 'book_table', {}, never, elicit);
+    const result = await pool.call('ask', 'book_table', {}, never, { elicit: elicit });
     const { code: _code, ...booking } = content;
     expect(result.text).toBe(`Booked: ${JSON.stringify(booking)}; member code given.`);
     const [form] = asked;
@@ -86,10 +86,12 @@ describe('MCP beyond tools', () => {
   it('decline-and-cancel-reach-the-server-and-a-question-with-nobody-to-ask-is-declined', async () => {
     const { pool } = await startPool({ ask });
     expect(
-      (await pool.call('ask', 'book_table', {}, never, answering({ action: 'decline' }).elicit)).text,
+      (await pool.call('ask', 'book_table', {}, never, { elicit: answering({ action: 'decline' }).elicit }))
+        .text,
     ).toBe('Booking declined by the user.');
     expect(
-      (await pool.call('ask', 'book_table', {}, never, answering({ action: 'cancel' }).elicit)).text,
+      (await pool.call('ask', 'book_table', {}, never, { elicit: answering({ action: 'cancel' }).elicit }))
+        .text,
     ).toBe('Booking cancelled by the user.');
     expect((await pool.call('ask', 'book_table', {}, never)).text).toBe('Booking declined by the user.');
   });
@@ -97,7 +99,7 @@ describe('MCP beyond tools', () => {
   it('a-page-to-open-is-asked-with-its-address', async () => {
     const { pool } = await startPool({ ask });
     const { asked, elicit } = answering({ action: 'accept' });
-    expect((await pool.call('ask', 'connect_account', {}, never, elicit)).text).toBe(
+    expect((await pool.call('ask', 'connect_account', {}, never, { elicit: elicit })).text).toBe(
       'Account connection: accept.',
     );
     expect(asked).toEqual([
@@ -113,10 +115,12 @@ describe('MCP beyond tools', () => {
     const { pool } = await startPool({ s: { command: process.execPath, args: [statelessServer, 'stdio'] } });
     expect(pool.status()[0]).toMatchObject({ revision: '2026-07-28' });
     const { asked, elicit } = answering({ action: 'accept', content: { confirm: true } });
-    expect((await pool.call('s', 'deploy', { env: 'prod' }, never, elicit)).text).toBe('deployed to prod');
+    expect((await pool.call('s', 'deploy', { env: 'prod' }, never, { elicit: elicit })).text).toBe(
+      'deployed to prod',
+    );
     expect(asked[0]).toMatchObject({ mode: 'form', message: 'Deploy to prod?' });
     const declined = answering({ action: 'decline' });
-    expect((await pool.call('s', 'deploy', { env: 'prod' }, never, declined.elicit)).text).toBe(
+    expect((await pool.call('s', 'deploy', { env: 'prod' }, never, { elicit: declined.elicit })).text).toBe(
       'not deployed',
     );
   });
@@ -173,7 +177,9 @@ describe('MCP beyond tools', () => {
     // It adds its elicitation tool once it knows the client can answer (a list change).
     await until(pool, () => pool.tools().some((t) => t.name === 'trigger-elicitation-request'));
     const { asked, elicit } = answering({ action: 'decline' });
-    const result = await pool.call('everything', 'trigger-elicitation-request', {}, never, elicit);
+    const result = await pool.call('everything', 'trigger-elicitation-request', {}, never, {
+      elicit: elicit,
+    });
     expect(result.text).toContain('decline');
     expect(asked[0]?.mode).toBe('form');
     expect(pool.prompts().map((p) => p.name)).toContain('simple-prompt');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { httpStatusError } from '../../../../core/providers/provider-errors.js';
 import { fakeModelConfig } from '../../../fakes/model-config.js';
 
-const answer = { status: 503, serverMessage: 'overloaded' };
+const answer = { status: 503, serverMessage: 'overloaded', overflow: false };
 const said = (provider: 'openai' | 'anthropic' | 'ollama', baseUrl: string, vendor: string) =>
   httpStatusError({ model: fakeModelConfig(provider, baseUrl), configFile: '/c.json' }, vendor, answer)
     .message;

@@ -47,6 +47,10 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',
   ],
+  'tool-progress': [
+    { type: 'tool-progress', id: 'c', server: 's', tool: 't', progress: 3, total: 10, message: 'a.txt' },
+    '\ns/t ▕██████░░░░░░░░░░░░░░▏ 30% (3 of 10) a.txt',
+  ],
   'tool-skipped': [
     { type: 'tool-skipped', id: 'c', reason: 'declined', text: 'MCP call cancelled by user.' },
     '\nMCP call cancelled by user.\n',
@@ -192,5 +196,37 @@ describe('error reports cross process boundaries intact', () => {
 
   it('keeps the message of any other error, with a code', () => {
     expect(errorReport(new Error('boom'))).toEqual({ code: 'internal', message: 'boom' });
+  });
+
+  it('a-progress-line-is-redrawn-in-place-and-what-follows-takes-its-place', () => {
+    const progress = (n: number, message?: string) =>
+      ({
+        type: 'tool-progress',
+        id: 'c',
+        server: 'fs',
+        tool: 'copy',
+        progress: n,
+        total: 4,
+        message,
+      }) as const;
+    const out = renderAll([
+      { type: 'tool-call', id: 'c', server: 'fs', tool: 'copy', arguments: {}, needsConfirmation: false },
+      progress(1, 'a.txt'),
+      { type: 'status', text: 'ignored' } as unknown as HostEvent,
+      progress(2),
+      { type: 'tool-result', id: 'c', ok: true, summary: 'fs/copy returned 2 characters.', output: 'ok' },
+    ]);
+    expect(out).toBe(
+      'MCP server: fs\nTool: copy\nArguments:\n  {}\n' +
+        'fs/copy ▕█████░░░░░░░░░░░░░░░▏ 25% (1 of 4) a.txt' +
+        '\r\x1b[2Kfs/copy ▕██████████░░░░░░░░░░▏ 50% (2 of 4)' +
+        '\r\x1b[2Kfs/copy returned 2 characters.\n',
+    );
+    // Without a total, the count; a server's long or hostile message is cut to the line and made inert.
+    const r = new TranscriptRenderer(PLAIN_STYLES);
+    const line = r.render({ ...progress(7), total: undefined, message: `\x1b[2J${'x'.repeat(200)}` });
+    expect(line.startsWith('fs/copy 7 so far \\x1b[2J')).toBe(true);
+    expect(line.length).toBe(78);
+    expect(line.endsWith('…')).toBe(true);
   });
 });
