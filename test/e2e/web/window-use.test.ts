@@ -138,6 +138,28 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => status(page)).toContain('ready');
     });
 
+    it('a-long-tool-shows-its-progress-on-one-line-that-the-result-replaces', async () => {
+      const { fake, web } = await serve({
+        servers: { tools: testServerEntry() },
+        config: { toolCallMode: 'auto' },
+      });
+      const page = await open(web);
+      await expect.poll(() => status(page)).toContain('MCP 1/1  ·');
+      fake.reply(
+        openaiReply.toolCalls([
+          { id: 'c1', name: 'tools__progress', arguments: { steps: 4, intervalMs: 400 } },
+        ]),
+        openaiReply.text(['all copied']),
+      );
+      await send(page, 'copy everything');
+      await waitForTranscript(page, /tools\/progress ▕██████████░░░░░░░░░░▏ 50% \(2 of 4\)$/m);
+      if (process.env.HAC_SCREENSHOTS)
+        await page.screenshot({ path: `${process.env.HAC_SCREENSHOTS}/desktop-progress.png` });
+      const text = await waitForTranscript(page, /all copied/);
+      expect(text).toContain('tools/progress returned 18 characters.');
+      expect(text).not.toContain('▕');
+    });
+
     it('a-setting-changed-in-one-tab-reaches-the-others-status-at-once-and-their-next-turn-says-so', async () => {
       const { fake, web } = await serve({
         moreModels: [
