@@ -25,6 +25,7 @@ export { cellWidth } from './text/cell-width.js';
 export { inertText } from './text/inert-text.js';
 export { PastedText, PasteFolds } from './text/pasted-text.js';
 export { hacPaths, userHome } from './config/paths.js';
+export { serverState } from './commands/mcp-commands.js';
 export {
   addServerEntry,
   readServerEntries,

@@ -12,6 +12,7 @@ import {
   readOtherClientFile,
   readServerEntries,
   removeServerEntry,
+  serverState,
   userHome,
   type ImportSource,
   type Runtime,
@@ -174,13 +175,7 @@ async function list(): Promise<number> {
     if (error) process.stdout.write(`${inertText(error.message)}\n`);
     if (servers.length === 0 && !error) process.stdout.write(`No MCP servers configured in ${file}.\n`);
     for (const s of servers) {
-      const state = !s.enabled
-        ? 'disabled'
-        : s.state === 'failed'
-          ? `failed: ${s.reason ?? 'unknown error'}`
-          : s.state === 'needs-sign-in'
-            ? `needs sign-in (hac mcp login ${s.name})`
-            : s.state;
+      const state = serverState(s, 'hac mcp login');
       const tools =
         s.enabled && s.state === 'connected'
           ? `, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`

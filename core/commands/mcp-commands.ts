@@ -1,5 +1,5 @@
 import { firstLine } from '../text/first-line.js';
-import type { CommandContext, CommandOutput } from './command-types.js';
+import type { CommandContext, CommandOutput, McpServerView } from './command-types.js';
 
 /** One line per tool in `/mcp`: its name and the start of its description, whatever the server sent. */
 const TOOL_NAME_CHARS = 60;
@@ -57,13 +57,7 @@ async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
   if (error) lines.push(error.message, '');
   if (servers.length === 0 && !error) lines.push(`No MCP servers configured in ${file}.`);
   for (const s of servers) {
-    const state = !s.enabled
-      ? 'disabled'
-      : s.state === 'failed'
-        ? `failed: ${s.reason ?? 'unknown error'}`
-        : s.state === 'needs-sign-in'
-          ? `needs sign-in (/mcp login ${s.name})`
-          : s.state;
+    const state = serverState(s, '/mcp login');
     lines.push(`${s.name}: ${state}${s.description ? ` — ${s.description}` : ''}`);
     if (s.enabled && s.revision) lines.push(`  protocol revision ${s.revision}`);
     const extras = [
@@ -105,4 +99,12 @@ export async function toggleMcpCommand(ctx: CommandContext): Promise<CommandOutp
       },
     },
   };
+}
+
+/** A server's state in a word or a line: why it failed, or how to sign in (`login` is the command that does). */
+export function serverState(server: McpServerView, login: string): string {
+  if (!server.enabled) return 'disabled';
+  if (server.state === 'failed') return `failed: ${server.reason ?? 'unknown error'}`;
+  if (server.state === 'needs-sign-in') return `needs sign-in (${login} ${server.name})`;
+  return server.state;
 }

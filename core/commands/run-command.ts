@@ -45,7 +45,11 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     usage: '/sessions [words]',
     description: 'List recent sessions, or those holding all the words.',
   },
-  { name: '/resume', usage: '/resume <n>', description: 'Continue session n of /sessions.' },
+  {
+    name: '/resume',
+    usage: '/resume [n]',
+    description: 'Continue session n of /sessions, or choose one of the latest.',
+  },
   { name: '/rename', usage: '/rename <title>', description: 'Give this session a title (its file follows).' },
   {
     name: '/delete',

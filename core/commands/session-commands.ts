@@ -42,15 +42,55 @@ export async function listedSession(
   };
 }
 
-/** `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). */
+/** How many sessions `/resume` without a number offers. */
+const OFFERED = 10;
+/** How much of the last answer a resumed session shows: enough to see where it stood. */
+const ANSWER_LINES = 12;
+
+/**
+ * `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). Without a
+ * number, the latest sessions to choose from. A resumed session shows its last exchange, to see where it stood.
+ */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
+  if (!arg.trim()) return offerSessions(ctx);
   const listed = await listedSession(ctx, arg, '/resume');
   if ('lines' in listed) return listed;
   const { chosen, n } = listed;
   if (!chosen.readable)
     return { lines: [`Session ${n} cannot be read (${chosen.reason}); the file was left unchanged.`] };
   const count = await ctx.resumeSession(chosen.file);
-  return { lines: [`Resumed "${chosen.title}" (${count} messages).`] };
+  const [last] = ctx.lastExchanges(1);
+  return { lines: [`Resumed "${chosen.title}" (${count} messages).`, ...(last ? exchangeLines(last) : [])] };
+}
+
+async function offerSessions(ctx: CommandContext): Promise<CommandOutput> {
+  const listing = await ctx.listSessions();
+  shown.set(ctx, listing);
+  if (listing.length === 0) return { lines: ['No saved sessions yet.'] };
+  const choices = listing.slice(0, OFFERED).map(describe);
+  return {
+    lines: choices.map((choice, i) => `  ${i + 1}) ${choice}`),
+    question: {
+      prompt: 'Resume which? (Enter keeps this conversation): ',
+      choices,
+      answer: (reply) =>
+        reply.trim() === '' || reply.trim() === '0'
+          ? Promise.resolve({ lines: ['Kept this conversation.'] })
+          : resumeCommand(ctx, reply),
+    },
+  };
+}
+
+/** The last exchange of a resumed session: the question, and the start of its answer. */
+function exchangeLines(last: { user: string; answer: string }): string[] {
+  const answer = last.answer.trim() ? last.answer.trimEnd().split('\n') : ['(no answer)'];
+  const cut = answer.length > ANSWER_LINES;
+  return [
+    'Where it stood:',
+    `  you: ${last.user.split('\n')[0]}`,
+    ...answer.slice(0, ANSWER_LINES).map((line) => `  ${line}`),
+    ...(cut ? [`  … (${answer.length - ANSWER_LINES} more lines)`] : []),
+  ];
 }
 
 function describe(s: SessionListing): string {

@@ -60,6 +60,29 @@ describe('conversations: find, name, remove, take away, redo', () => {
     expect(lastUser(2)).toBe('and tomorrow?');
   });
 
+  it('resume-without-a-number-offers-the-latest-and-a-resumed-session-shows-where-it-stood', async () => {
+    const { fake, hac, say } = await start();
+    fake.reply(
+      openaiReply.text(['서울은 맑고 18도입니다.\n내일은 비가 옵니다.']),
+      openaiReply.text(['Fine.']),
+    );
+    await say('서울날씨 알려줘', '내일은 비가 옵니다.');
+    await say('/new', 'Started a new session.');
+    await say('Review the DATABASE query', 'Fine.');
+    await say('/resume', 'Resume which? (Enter keeps this conversation): ');
+    await hac.waitFor('  1) ');
+    await hac.waitFor('  2) ');
+    const from = await say('2', 'Resumed "서울날씨 알려줘" (2 messages).');
+    await hac.waitFor(
+      'Where it stood:\n  you: 서울날씨 알려줘\n  서울은 맑고 18도입니다.\n  내일은 비가 옵니다.',
+      {
+        from,
+      },
+    );
+    await say('/resume', 'Resume which?');
+    await say('', 'Kept this conversation.');
+  });
+
   it('rename-moves-the-file-delete-asks-and-keeps-it-in-the-trash', async () => {
     const { fake, files, sessions, say } = await start();
     fake.reply(openaiReply.text(['Hi.']));
