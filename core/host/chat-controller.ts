@@ -111,13 +111,13 @@ export class ChatController {
 
   /**
    * No config.json yet, and a provider within reach (a key in the environment, a local Ollama with models): offer
-   * to write a config.json for it, the key as `${VAR}`. Nothing is written without the user's choice. Resolves when
-   * it has been answered (at once when there is nothing to offer): a terminal asks before its first prompt.
+   * to write a config.json for it, the key as `${VAR}`; nothing is written without the user's choice. Resolves once
+   * it has been answered (with nothing to offer and no model, it says how to add one): a terminal asks first.
    */
   async offerSetUp(): Promise<void> {
     if (this.options.unattended) return;
     const choices = await this.runtime.setUpChoices().catch(() => []);
-    if (!choices.length || !this.idle || this.closed) return;
+    if (!this.idle || this.closed) return;
     await offerConfig(this.parts, choices);
     this.emitStatus();
   }

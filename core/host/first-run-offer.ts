@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_BASE_URL, defaultBaseUrl } from '../config/load-config.js';
+import { addModelHint } from '../config/add-model-hint.js';
+import { NO_ACTIVE_MODEL } from '../engine/engine.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { Logger } from '../logging/logger.js';
 import type { ChatParts } from './message-commands.js';
@@ -63,6 +65,10 @@ export async function offerConfig(
   choices: { model: DiscoveredModel; label: string }[],
 ): Promise<void> {
   const say = (line: string) => emit({ type: 'command-output', lines: [line] });
+  // Nothing within reach and no model to answer: what to do is said now, not after the first message fails.
+  const config = runtime.config();
+  if (!choices.length)
+    return config.activeModel ? undefined : say(`${NO_ACTIVE_MODEL}\n${addModelHint(config.file)}`);
   const labels = choices.map((c) => c.label);
   emit({
     type: 'command-output',

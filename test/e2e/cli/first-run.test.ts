@@ -72,9 +72,14 @@ describe('hac in a pseudo-terminal', () => {
   it('guides-when-no-model-is-configured-and-sends-nothing', async () => {
     const home = tempDir();
     const hac = start(home);
+    // Said at start, before the prompt: not only after the first message fails.
+    const hint = 'No active model is configured. Use /set-model to choose a model.';
+    await hac.waitFor(`${hint}\nAdd a model to `);
     await hac.waitFor('humble-ai> ');
+    expect(plain(hac.output).indexOf(hint)).toBeLessThan(plain(hac.output).indexOf('humble-ai> '));
+    const before = plain(hac.output).length;
     hac.write('안녕하세요\r');
-    await hac.waitFor('No active model is configured. Use /set-model to choose a model.');
+    await hac.waitFor(hint, { from: before });
     await hac.waitFor(`Add a model to ${path.join(home, '.humble-ai-cli', 'config.json')}, for example:`);
     await hac.waitFor(
       '{ "name": "claude-sonnet-4-6", "provider": "anthropic", "apiKey": "${ANTHROPIC_API_KEY}" }',
