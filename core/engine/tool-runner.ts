@@ -213,7 +213,7 @@ export async function* runToolCall(
         type: 'tool-result',
         id: call.id,
         ok: false,
-        summary: `${call.server}/${call.name} failed: ${firstLine(text.slice(7))}`,
+        summary: failureSummary(call, text),
         output: text,
       },
       whole,
@@ -258,4 +258,11 @@ function returnedSize(chars: number, max: number): string {
 function shown(options: ToolRunnerOptions, result: ToolResultEvent, whole?: string): ToolResultEvent {
   options.onResult?.(result, whole);
   return result;
+}
+
+/** A failed call in one line that names the tool once: hac's own reasons already do, a server's words do not. */
+function failureSummary(call: { server: string; name: string }, text: string): string {
+  const said = firstLine(text.slice('Error: '.length));
+  const tool = `${call.server}/${call.name}`;
+  return said.includes(tool) ? said : `${tool} failed: ${said}`;
 }

@@ -1,13 +1,7 @@
 import { UnauthorizedError, type Client, type Tool } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcp-config.js';
-import {
-  callFailure,
-  describeError,
-  isSessionGone,
-  isUndelivered,
-  McpPoolError,
-  needsSignIn,
-} from './mcp-errors.js';
+import { describeError, isSessionGone, isUndelivered, McpPoolError, needsSignIn } from './mcp-errors.js';
+import { callFailure } from './call-failure.js';
 import { startFailure } from './start-failure.js';
 import { listAllTools, type McpToolInfo } from './list-tools.js';
 import { listFeatures, type McpFeatureLists } from './list-features.js';
@@ -138,15 +132,16 @@ export class McpConnection {
         this.setState('needs-sign-in', 'sign in with /mcp login');
         throw new McpPoolError('mcp-not-connected', this.name, new SignInRequired(this.name).message);
       }
-      if (signal.aborted || !isSessionGone(error)) throw callFailure(this.config, tool, error, signal);
+      if (signal.aborted || !isSessionGone(error))
+        throw callFailure(this.config, tool, error, signal, this.stderr.lines());
       this.lost(session, describeError(error));
-      if (!isUndelivered(error)) throw callFailure(this.config, tool, error, signal);
+      if (!isUndelivered(error)) throw callFailure(this.config, tool, error, signal, this.stderr.lines());
       session = await this.usableSession(signal);
       try {
         return await this.callOn(session, call, signal);
       } catch (retryError) {
         if (!signal.aborted && isSessionGone(retryError)) this.lost(session, describeError(retryError));
-        throw callFailure(this.config, tool, retryError, signal);
+        throw callFailure(this.config, tool, retryError, signal, this.stderr.lines());
       }
     }
   }
@@ -196,7 +191,7 @@ export class McpConnection {
     throw new McpPoolError(
       'mcp-not-connected',
       this.name,
-      `MCP server "${this.name}" is not connected: ${this.reason ?? 'not started'}.`,
+      `MCP server "${this.name}" is not connected: ${sentence(this.reason ?? 'not started')}`,
     );
   }
 
@@ -395,4 +390,9 @@ export class McpConnection {
     this.reason = reason;
     this.options.onChange();
   }
+}
+
+/** A reason as the end of a sentence: its own question mark or full stop kept, else one added. */
+function sentence(reason: string): string {
+  return /[.?!]$/.test(reason) ? reason : `${reason}.`;
 }

@@ -78,7 +78,9 @@ function describeRaw(error: unknown): string {
   if (said && error instanceof Error && !error.message.includes(said))
     return `${error.message}: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}`;
   if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    // fetch's own cause often repeats its message ("fetch failed: fetch failed"): say it once.
+    const under = error.cause instanceof Error ? error.cause.message : '';
+    const cause = under && !error.message.includes(under) ? `: ${under}` : '';
     return `${error.message}${cause}`;
   }
   return String(error);
@@ -108,38 +110,6 @@ function schemaIssues(error: unknown): unknown[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A failed tool call as one line for the model and the user: cancelled, timed out, a broken result, or why. */
-export function callFailure(
-  server: { name: string; timeoutMs: number },
-  tool: string,
-  error: unknown,
-  signal: AbortSignal,
-): McpPoolError {
-  const name = server.name;
-  if (error instanceof McpPoolError) return error;
-  if (signal.aborted)
-    return new McpPoolError('cancelled', name, `The call to ${name}/${tool} was cancelled.`, {
-      cause: error,
-    });
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-    const seconds = server.timeoutMs / 1000;
-    return new McpPoolError('mcp-timeout', name, `${name}/${tool} did not answer within ${seconds} s.`, {
-      cause: error,
-    });
-  }
-  const schemaProblems = zodIssues(error);
-  if (schemaProblems)
-    return new McpPoolError(
-      'mcp-call-failed',
-      name,
-      `MCP server "${name}" sent a tools/call result that does not follow the MCP schema: ${schemaProblems}.`,
-      { cause: error },
-    );
-  return new McpPoolError('mcp-call-failed', name, `${name}/${tool} failed: ${describeError(error)}`, {
-    cause: error,
-  });
 }
 
 /** Authorization metadata whose issuer differs from where it came from, all on the MCP server's origin. */

@@ -13,6 +13,9 @@ const CODES = new Set([
   'ETIMEDOUT',
 ]);
 
+/** Where the user fixes an entry, said after the field to check. */
+const where = '(mcp-servers.json)';
+
 /**
  * The system error under an error's causes (fetch failed → connect ECONNREFUSED), if any; some transports keep
  * only its words ("SSE error: TypeError: fetch failed: connect ECONNREFUSED …").
@@ -37,7 +40,6 @@ export function startFailure(config: McpServerConfig, error: unknown, stderr: re
   const advice = signInAdvice(config.name, error);
   if (advice) return advice;
   const cause = systemCause(error);
-  const where = '(mcp-servers.json)';
   if (config.transport === 'stdio') {
     const command = `"${config.command ?? ''}"`;
     if (cause?.code === 'ENOENT')
@@ -48,15 +50,41 @@ export function startFailure(config: McpServerConfig, error: unknown, stderr: re
       return `${command} ended before it answered${last ? `; its last words: ${last}` : ''} (/mcp shows more)`;
     }
   } else {
-    const url = config.url ?? '';
-    if (cause?.code === 'ECONNREFUSED')
-      return `nothing answers at ${url} (connection refused): is the server running?`;
-    if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN')
-      return `the host of ${url} was not found: check "url" ${where}`;
-    if (cause?.code === 'ETIMEDOUT') return `${url} did not answer (timed out): check "url" and your network`;
-    if (cause?.code === 'ECONNRESET')
-      return `${url} closed the connection: is it an MCP server over ${config.transport}?`;
-    if (cause) return `cannot reach ${url} (${cause.message}): check "url" ${where}`;
+    const unreachable = reachProblem(config, cause);
+    if (unreachable) return unreachable;
   }
   return describeError(error).replace(/^Version negotiation probe failed: /, '');
+}
+
+/** Why an address cannot be reached, from the system error under a failure, said with the address. */
+function reachProblem(config: McpServerConfig, cause: { code?: string; message: string } | undefined) {
+  const url = config.url ?? '';
+  if (cause?.code === 'ECONNREFUSED')
+    return `nothing answers at ${url} (connection refused): is the server running?`;
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN')
+    return `the host of ${url} was not found: check "url" ${where}`;
+  if (cause?.code === 'ETIMEDOUT') return `${url} did not answer (timed out): check "url" and your network`;
+  if (cause?.code === 'ECONNRESET')
+    return `${url} closed the connection: is it an MCP server over ${config.transport}?`;
+  if (cause) return `cannot reach ${url} (${cause.message}): check "url" ${where}`;
+  return undefined;
+}
+
+/**
+ * Why a tool call failed when the server went away under it, in the user's terms: the process that ended (with
+ * its last words) or the address that stopped answering, and that the next use starts it again. Anything else in
+ * the SDK's words, its repeated prefixes taken off.
+ */
+export function callProblem(config: McpServerConfig, error: unknown, stderr: readonly string[]): string {
+  const closed = /Connection closed/i.test(describeError(error));
+  if (config.transport === 'stdio') {
+    if (!closed) return describeError(error);
+    const last = stderr.at(-1);
+    return `"${config.command ?? ''}" ended during the call${last ? `; its last words: ${last}` : ''}; it starts again on the next use`;
+  }
+  const unreachable = reachProblem(config, systemCause(error));
+  if (unreachable) return unreachable;
+  if (closed)
+    return `${config.url ?? ''} closed the connection during the call; hac reconnects on the next use`;
+  return describeError(error);
 }

@@ -128,6 +128,24 @@ describe('remote session loss', () => {
     expect(logger.text()).toMatch(/\[warn\] MCP server "t": .*reconnects on next use/);
   });
 
+  it('a-server-that-goes-away-during-a-call-is-named-by-its-address-once', async () => {
+    const server = track(await startListening([testServer, 'http']));
+    const url = `http://127.0.0.1:${server.port}/mcp`;
+    const { pool } = await startPool({ t: { url, transport: 'http' } });
+    const started = new Promise((resolve) =>
+      server.child.stderr!.on('data', (chunk: Buffer) => chunk.includes('hang started') && resolve(true)),
+    );
+    const call = pool.call('t', 'hang', {}, never).catch((error: unknown) => error);
+    await started;
+    await server.stop();
+    expect(((await call) as Error).message).toBe(
+      `t/hang failed: ${url} closed the connection during the call; hac reconnects on the next use`,
+    );
+    await expect(pool.call('t', 'pid', {}, never)).rejects.toThrow(
+      `MCP server "t" is not connected: nothing answers at ${url} (connection refused): is the server running?`,
+    );
+  });
+
   it('reconnects-to-a-restarted-sse-server-instead-of-the-sdks-silent-uninitialised-session', async () => {
     const first = track(await startEverything('sse'));
     const { pool, logger } = await startPool({ e: { url: `http://127.0.0.1:${first.port}/sse` } });

@@ -114,6 +114,20 @@ describe('McpPool with stdio servers', () => {
     await expect(toolCall).rejects.toMatchObject({ code: 'cancelled' });
   });
 
+  it('a-server-that-dies-during-a-call-is-named-with-its-command-and-last-words-once', async () => {
+    const { pool, logger } = await startPool({ t: stdioTestServer() });
+    const pid = await pidOf(pool, 't');
+    const call = pool.call('t', 'hang', {}, never).catch((error: unknown) => error);
+    await logger.waitFor(/MCP t stderr: hang started/);
+    process.kill(pid, 'SIGKILL');
+    const error = (await call) as McpPoolError;
+    expect(error.message).toBe(
+      `t/hang failed: "${process.execPath}" ended during the call; its last words: hang started; it starts again on the next use`,
+    );
+    expect(error.message.match(/failed/g)).toHaveLength(1);
+    expect(await pidOf(pool, 't')).not.toBe(pid);
+  });
+
   it('reconnects-once-after-the-server-process-exits', async () => {
     const { pool, logger } = await startPool({ t: stdioTestServer() });
     const first = await pidOf(pool, 't');

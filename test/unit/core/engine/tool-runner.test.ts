@@ -202,6 +202,13 @@ describe('tool runner: results and errors (R-LOOP-5..7)', () => {
     expect(next.outcome).toEqual({ kind: 'result', text: STOPPED_AFTER_ERROR, isError: true });
   });
 
+  it('a failure that already names the tool is shown as it is, not prefixed again', async () => {
+    const { events } = await run(request(tool(new Error('srv/act failed: "mcp-x" ended during the call'))), {
+      mode: 'auto',
+    });
+    expect(events.at(-1)).toMatchObject({ summary: 'srv/act failed: "mcp-x" ended during the call' });
+  });
+
   it('a thrown error is an error result, not a crash', async () => {
     const { outcome } = await run(request(tool(new Error('connection lost'))), { mode: 'auto' });
     expect(outcome).toEqual({ kind: 'result', text: 'Error: connection lost', isError: true });
