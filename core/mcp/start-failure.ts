@@ -76,15 +76,21 @@ function reachProblem(config: McpServerConfig, cause: { code?: string; message: 
  * the SDK's words, its repeated prefixes taken off.
  */
 export function callProblem(config: McpServerConfig, error: unknown, stderr: readonly string[]): string {
-  const closed = /Connection closed/i.test(describeError(error));
+  const closed = closedUnder(error);
   if (config.transport === 'stdio') {
     if (!closed) return describeError(error);
     const last = stderr.at(-1);
     return `"${config.command ?? ''}" ended during the call${last ? `; its last words: ${last}` : ''}; it starts again on the next use`;
   }
-  const unreachable = reachProblem(config, systemCause(error));
-  if (unreachable) return unreachable;
   if (closed)
     return `${config.url ?? ''} closed the connection during the call; hac reconnects on the next use`;
-  return describeError(error);
+  return reachProblem(config, systemCause(error)) ?? describeError(error);
+}
+
+/** The connection was cut under the call: the SDK's own words, or the HTTP layer's under "fetch failed". */
+function closedUnder(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 6; at = at.cause, depth++)
+    if (/Connection closed|other side closed|^terminated$|ECONNRESET|socket hang up/i.test(at.message))
+      return true;
+  return false;
 }
