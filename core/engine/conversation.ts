@@ -1,10 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import {
-  rfc3339Local,
-  type SessionFile,
-  type SessionMessage,
-  type SessionSummary,
-} from '../sessions/session-file.js';
+import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
@@ -153,8 +148,9 @@ export class Conversation {
     const session = await this.store.load(file);
     this.messages = await Promise.all(session.messages.map((m) => this.resumedMessage(file, m)));
     this.file = file;
+    // A file from an older hac may hold every summary it wrote; the newest takes in the others.
     const latest = session.summaries?.at(-1);
-    if (latest) session.summaries = [...this.superseded(session.summaries!.slice(0, -1), 0), latest];
+    if (latest) session.summaries = [latest];
     this.session = session;
     this.steps = new Map();
     this.contextPercent = undefined;
@@ -165,16 +161,6 @@ export class Conversation {
     );
     this.logger.info(`Resumed session ${file} (${this.messages.length} messages).`);
     return this.messages.length;
-  }
-
-  /**
-   * Summaries a newer one replaced: only the session file has them (each stands for more of the conversation than
-   * the last), so from `from` on they are held as written rather than also as text. A long day with summaries
-   * would otherwise keep every one of them twice.
-   */
-  private superseded(summaries: SessionSummary[], from = summaries.length - 1): SessionSummary[] {
-    const keep = (s: SessionSummary) => this.store.keepAsWritten?.(s) ?? s;
-    return summaries.map((s, i) => (i >= from ? keep(s) : s));
   }
 
   /** A message of a session file as the context holds it; pictures read back from beside the session. */
@@ -346,8 +332,8 @@ export class Conversation {
     if (turn.steps?.some((step) => 'thinking' in step))
       this.steps.set(session.messages.length - 1, turn.steps);
     if (turn.summary) {
+      // Each summary takes in the one before it: the file keeps the newest only.
       session.summaries = [
-        ...this.superseded(session.summaries ?? []),
         { content: turn.summary.text, covers: turn.summary.covers, createdAt: rfc3339Local(turn.answeredAt) },
       ];
     }

@@ -8,9 +8,6 @@ type ListKey = (typeof LISTS)[number];
 const SEPARATOR = ',\n';
 /** Each element's bytes in an array of their own size: a Buffer.from copy would hold a whole shared pool slab. */
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder();
-/** Text at least this long is read back from the bytes when kept as written; shorter values are kept as they are. */
-const KEPT_TEXT_MIN = 64;
 
 interface CachedElement<T> {
   /** The secret registry's version the entry was made with: a new secret makes it stale. */
@@ -66,26 +63,6 @@ export class SessionBytes {
       : list.map((e) => this.element(e));
     this.last.set(key, { given: [...list], secrets: version, cached: entries });
     return entries;
-  }
-
-  /**
-   * A stand-in for an element that is written and no longer read (a summary a newer one superseded): the same
-   * fields and bytes, but its long texts are read back from those bytes when asked for, so memory holds the element
-   * once, encoded, rather than also as text. A secret learnt later is masked in it as in any other element.
-   */
-  keepAsWritten<T extends object>(element: T): T {
-    const { secrets, redacted, bytes } = this.element(element);
-    const stub = {};
-    for (const [key, value] of Object.entries(redacted)) {
-      const long = typeof value === 'string' && value.length >= KEPT_TEXT_MIN;
-      Object.defineProperty(
-        stub,
-        key,
-        long ? { enumerable: true, get: readBack(bytes, key) } : { enumerable: true, value },
-      );
-    }
-    this.elements.set(stub, { secrets, redacted: stub, bytes });
-    return stub as T;
   }
 
   /** The file's bytes, in pieces (written one after another). */
@@ -145,10 +122,4 @@ export class SessionBytes {
   private redact<T>(value: T): T {
     return this.secrets?.redactDeep(value) ?? value;
   }
-}
-
-/** A getter of one field of an encoded element. It holds the bytes alone: the element's text would stay alive with it. */
-function readBack(bytes: Uint8Array, key: string): () => unknown {
-  return () =>
-    (JSON.parse(fromUtf8.decode(bytes.subarray(SEPARATOR.length))) as Record<string, unknown>)[key];
 }

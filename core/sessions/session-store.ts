@@ -43,11 +43,6 @@ export interface SessionStore {
   prepareSave?(file: string, session: SessionFile): void;
   /** The save prepared for `file` will not come (a turn failed or was cancelled): the file stays as it is. */
   dropPreparedSave?(file: string): Promise<void>;
-  /**
-   * A light stand-in for an element of a session written to its file and no longer read (a superseded summary):
-   * it writes the same bytes, and reads its text back from them if asked.
-   */
-  keepAsWritten?<T extends object>(element: T): T;
   /** The most recently changed sessions, newest first. */
   list(limit?: number): Promise<SessionListing[]>;
   /** The sessions whose messages hold every word (case-insensitive, any script), newest first, with the line. */
@@ -139,10 +134,6 @@ export class FileSessionStore implements SessionStore {
     const prepared = this.prepared.get(file);
     this.prepared.delete(file);
     return prepared;
-  }
-
-  keepAsWritten<T extends object>(element: T): T {
-    return this.bytes.keepAsWritten(element);
   }
 
   async list(limit = 20): Promise<SessionListing[]> {

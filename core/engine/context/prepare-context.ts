@@ -104,6 +104,16 @@ export interface PreparedContext {
   overBudget: boolean;
 }
 
+/** The share of the budget a request falls to once a new summary is written (room for the next turns). */
+export const SUMMARY_HEADROOM = 0.6;
+
+function withHeadroom(budget: ContextBudget): ContextBudget {
+  const maxChars = Math.floor(budget.maxChars * SUMMARY_HEADROOM);
+  return budget.maxTokens === undefined
+    ? { maxChars }
+    : { maxChars, maxTokens: Math.floor(budget.maxTokens * SUMMARY_HEADROOM) };
+}
+
 /** The budget of a config: characters always, tokens when the model's window is known. */
 export function budgetOf(config: ContextConfig): ContextBudget {
   return config.contextWindow === undefined
@@ -167,14 +177,14 @@ async function prepare(
     session = { ...session, warned: true };
   }
 
-  const stage1 = (summary: ContextSummary | undefined): TrimResult =>
+  const stage1 = (summary: ContextSummary | undefined, within = budget): TrimResult =>
     trimToBudget({
       system: input.system,
       history,
       historyStart: summary?.covers ?? 0,
       turn,
       summary: summary ? summaryMessage(summary) : undefined,
-      budget,
+      budget: within,
       minRecentMessages: config.minRecentMessages,
       counter,
     });
@@ -186,11 +196,14 @@ async function prepare(
   if (trim.droppedHistory > 0 && config.summarize && input.summarise && !turnState.summaryTried) {
     turnState = { ...turnState, summaryTried: true };
     const from = summary?.covers ?? 0;
-    const dropped = history.slice(from, from + trim.droppedHistory);
+    // The summary takes in enough that the request falls well under the budget, so the next turns fit without
+    // another summary call; the previous summary's size stands in for the new one's.
+    const gone = Math.max(trim.droppedHistory, stage1(summary, withHeadroom(budget)).droppedHistory);
+    const dropped = history.slice(from, from + gone);
     const summaryInput = buildSummaryInput(summary, dropped, budget.maxChars);
     const outcome = await trySummarise(input.summarise, summaryInput, signal);
     if (outcome.ok) {
-      newSummary = { text: outcome.text, covers: from + trim.droppedHistory };
+      newSummary = { text: outcome.text, covers: from + gone };
       summary = newSummary;
       session = { ...session, summary: newSummary };
       trim = stage1(summary);

@@ -50,7 +50,8 @@ describe('engine: the context window through the fake server', () => {
     expect(main.join('\n')).not.toContain('q1 q1 q1');
     expect(events.find((e) => e.type === 'context-trimmed')).toMatchObject({ summarised: true });
     expect(session(h).summaries).toEqual([
-      expect.objectContaining({ content: expect.stringContaining('the user asked q1'), covers: 1 }),
+      // It takes in the whole first exchange: the request then has room for the next turns.
+      expect.objectContaining({ content: expect.stringContaining('the user asked q1'), covers: 2 }),
     ]);
   });
 
@@ -76,9 +77,8 @@ describe('engine: the context window through the fake server', () => {
     expect(JSON.stringify(fake.requests.at(-1)!.body)).not.toContain('a secret plan');
   });
 
-  it('every-summary-of-a-long-day-stays-in-the-file-exactly-through-a-resume', async () => {
+  it('the-file-keeps-the-newest-summary-only-and-a-resumed-session-rolls-it-into-the-next', async () => {
     const { fake, h } = await openai(tight);
-    // Long enough to be held as written once superseded (the file must still have them exactly).
     const summaries = ['- s1 서울', '- s2 "quoted"', '- s3 東京', '- s4 🙂'].map(
       (s) => `${s}${' detail'.repeat(15)}`,
     );
@@ -90,14 +90,18 @@ describe('engine: the context window through the fake server', () => {
     );
     for (const q of ['q1', 'q2', 'q3', 'q4']) await h.turn(long(q));
     const contents = () => session(h).summaries.map((s: { content: string }) => s.content);
-    expect(contents()).toEqual(summaries.slice(0, 3));
-    // A second conversation resumes the file, and its next turn adds a fourth summary after the three.
+    // Each summary was written from the one before it, so the file needs only the newest.
+    expect(JSON.stringify(fake.requests.at(-2)!.body)).toContain('s2 \\"quoted\\"');
+    expect(contents()).toEqual([summaries[2]]);
+    // A second conversation resumes the file: its next summary takes in the resumed one.
     const dir = path.join(h.home, 'sessions');
     const other = h.runtime.openChat();
     await other.conversation.resume(path.join(dir, readdirSync(dir)[0]!));
     fake.reply(openaiReply.text([summaries[3]!]), openaiReply.text([long('a5')]));
     for await (const event of other.engine.run(long('q5'), new AbortController().signal)) void event;
-    expect(contents()).toEqual(summaries);
+    expect(isSummaryRequest(fake.requests.at(-2)!.body)).toBe(true);
+    expect(JSON.stringify(fake.requests.at(-2)!.body)).toContain('s3 東京');
+    expect(contents()).toEqual([summaries[3]]);
     expect(session(h).messages).toHaveLength(10);
   });
 

@@ -61,26 +61,6 @@ describe('a session file written in pieces', () => {
     expect(bytes.redacted(s).messages[1]!.content).toBe('the key is [redacted]');
   });
 
-  it('a-summary-kept-as-written-writes-the-same-bytes-reads-its-text-back-and-masks-a-later-secret', () => {
-    const secrets = new SecretRegistry();
-    const bytes = new SessionBytes(secrets);
-    const long = `- 서울 trip, key sk-live-abcdef123456 "quoted"\n${'and more. '.repeat(20)}`;
-    const summary = { content: long, covers: 4, createdAt: '2026-11-26T01:00:00+09:00' };
-    const s = session(3, { summaries: [summary, { content: '- latest', covers: 6 }] });
-    const written = text(bytes.encode(s));
-    const kept = bytes.keepAsWritten(summary);
-    // Its text lives only in the written bytes, read back when asked; short fields are plain values.
-    expect(typeof Object.getOwnPropertyDescriptor(kept, 'content')?.get).toBe('function');
-    expect(Object.getOwnPropertyDescriptor(kept, 'covers')?.value).toBe(4);
-    expect(kept).toEqual(summary);
-    const withKept = { ...s, summaries: [kept, s.summaries![1]!] };
-    expect(text(bytes.encode(withKept))).toBe(written);
-    secrets.add(['sk-live-abcdef123456']);
-    const after = text(bytes.encode(withKept));
-    expect(after).not.toContain('sk-live-abcdef123456');
-    expect(after).toBe(whole(s, secrets));
-  });
-
   it('a-message-already-written-is-not-encoded-again', () => {
     const bytes = new SessionBytes(new SecretRegistry());
     const s = session(50);
