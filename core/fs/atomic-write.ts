@@ -286,7 +286,7 @@ function tempName(base: string): string {
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /** Where a path leads: its final target for a symlink (a dangling one included), itself otherwise. */
-async function linkTarget(file: string): Promise<string> {
+export async function linkTarget(file: string): Promise<string> {
   try {
     return await fs.realpath(file);
   } catch {

@@ -16,7 +16,7 @@ import { readWorkspaceMemory } from '../memory/workspace-memory.js';
 import { Conversation } from '../engine/conversation.js';
 import { Engine } from '../engine/engine.js';
 import { ConfigError, HacError } from '../errors/hac-error.js';
-import { blockingCalls, pooledCalls, removeStaleTempFiles, writeNewFile } from '../fs/atomic-write.js';
+import { blockingCalls, pooledCalls, writeNewFile } from '../fs/atomic-write.js';
 import { sessionStamp } from '../sessions/session-name.js';
 import { createFileLogger, type FileLogger } from '../logging/file-logger.js';
 import type { Logger } from '../logging/logger.js';
@@ -26,6 +26,7 @@ import { createMcpHandle } from './mcp-loader.js';
 import type { ChatModel } from '../providers/chat-model.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
+import { sweepTempFiles } from './temp-file-sweep.js';
 import { exportSession, sessionDownload } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
 import { firstRunChoices } from './first-run-offer.js';
@@ -148,10 +149,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const logger = options.logger ?? fileLogger!;
 
   // Temp files of a writer killed mid-write go in the background; close() waits for it.
-  const cleanup = tempFileFolders(paths)
-    .then((dirs) => removeStaleTempFiles(dirs))
-    .then((n) => void (n && logger.info(`Removed ${n} temp files left by interrupted writes.`)))
-    .catch((error: unknown) => logger.warn(`Removing stale temp files failed: ${String(error)}`));
+  const cleanup = sweepTempFiles(paths, logger);
 
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
   const sessions = new FileSessionStore(
@@ -350,7 +348,6 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
 }
 
-/** Where our temp files can be: the home, sessions/, and the folders symlinked config files live in. */
 /** A whole tool result as `tool-results/<stamp>_<server>_<tool>.txt` (0600), never replacing a file. */
 async function saveToolResult(folder: string, label: string, text: string): Promise<string> {
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
@@ -359,18 +356,6 @@ async function saveToolResult(folder: string, label: string, text: string): Prom
     (n) => (n < 100 ? path.join(folder, `${base}${n > 1 ? `_${n}` : ''}.txt`) : undefined),
     text,
   );
-}
-
-async function tempFileFolders(paths: HacPaths): Promise<string[]> {
-  const linked = await Promise.all(
-    [paths.config, paths.mcpServers].map((file) =>
-      fs.realpath(file).then(
-        (real) => path.dirname(real),
-        () => paths.home,
-      ),
-    ),
-  );
-  return [...new Set([paths.home, paths.sessions, paths.toolResults, ...linked])];
 }
 
 /** A config.json that stops start-up is reported on screen by the host, and also kept in the day's log. */

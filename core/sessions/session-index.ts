@@ -20,6 +20,11 @@ export interface IndexedSession {
 export type ReadSession = (file: string) => Promise<SessionFile>;
 
 const INDEX_DIR = '.index';
+
+/** The folder of the sessions' index, inside the sessions folder. */
+export function sessionIndexDir(sessionsDir: string): string {
+  return path.join(sessionsDir, INDEX_DIR);
+}
 const LIST = 'list.ndjson';
 const TEXT = 'text.txt';
 
@@ -38,7 +43,7 @@ export class SessionIndex {
     private readonly dir: string,
     private readonly read: ReadSession,
   ) {
-    this.indexDir = path.join(dir, INDEX_DIR);
+    this.indexDir = sessionIndexDir(dir);
   }
 
   /** The folder's modification time now: taken before a write, to tell whether the index was fresh then. */
