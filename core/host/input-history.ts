@@ -33,9 +33,23 @@ export function forHistory(entry: string): string {
   return foldedText(entry.replace(/^(\s*\/mcp\s+login\s+\S+)\s+\S[\s\S]*$/, '$1'));
 }
 
+/**
+ * Each entry's line on disk, kept from save to save: the whole history is written after every message, and
+ * converting its thousand entries again each time was most of what a turn allocated.
+ */
+const diskLines = new Map<string, string>();
+
 /** Saves the history (newest first in memory, oldest first on disk), atomically and 0600. */
 export async function saveHistory(file: string, history: readonly string[]): Promise<void> {
-  const lines = history.slice(0, HISTORY_SIZE).map(forHistory).map(escapeLine).reverse();
+  if (diskLines.size > 2 * HISTORY_SIZE) diskLines.clear();
+  const count = Math.min(history.length, HISTORY_SIZE);
+  const lines = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    const entry = history[i] as string;
+    let line = diskLines.get(entry);
+    if (line === undefined) diskLines.set(entry, (line = escapeLine(forHistory(entry))));
+    lines[count - 1 - i] = line;
+  }
   await writeFileAtomic(file, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 
