@@ -23,9 +23,6 @@ import { TypeAheadGate } from './type-ahead.js';
 
 const NO_BROWSER = 'No browser could be opened here: open the link above yourself.';
 
-/** How long after the first prompt the MCP servers start (at once when a line is typed sooner). */
-const MCP_START_DELAY_MS = 50;
-
 /** How the REPL starts. */
 export interface ReplOptions {
   /** `hac --resume`: continue the newest session (`/resume 1`) before the first prompt. */
@@ -51,6 +48,14 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     const { createSupportsHyperlinks } = await import('supports-hyperlinks');
     if (createSupportsHyperlinks(out) && controller.idle) transcript.markdown = { hyperlinks: true, columns };
     transcript.highlighter = await loadHighlighter();
+  };
+  // Loading the highlighters keeps the main thread busy for tens of milliseconds: done when the first message is
+  // sent (its answer takes longer to come, and keys wait for the prompt then), never while the prompt waits for keys.
+  let extrasLoading = !markdown;
+  const loadExtrasOnce = () => {
+    if (extrasLoading) return;
+    extrasLoading = true;
+    loadMarkdownExtras().catch((e: unknown) => runtime.logger.warn(`Markdown extras are off: ${String(e)}`));
   };
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
@@ -101,18 +106,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
    * before it closed (two lines in one read) waits its turn, as typed.
    */
   const waiting: string[] = [];
-  // MCP servers start just after the prompt, so the terminal draws it before a score of servers boot beside it; a
-  // line typed sooner starts them at once (a message's turn waits for them anyway).
-  let mcpTimer: NodeJS.Timeout | undefined = undefined;
-  let mcpStarted = false;
-  const startMcp = () => {
-    clearTimeout(mcpTimer);
-    if (mcpStarted) return;
-    mcpStarted = true;
-    void controller.start();
-  };
   const take = (line: string) => {
-    startMcp();
+    if (!line.trimStart().startsWith('/')) loadExtrasOnce();
     gate.hold();
     if (controller.asking) return void controller.submit(sent(line)); // a reply: work goes on
     if (!controller.idle) return void waiting.push(line);
@@ -217,20 +212,14 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     }
   });
 
+  // The MCP SDK loads before the prompt: a key typed at the prompt must never wait behind it.
+  await runtime.startMcp();
   if (options.resume) await controller.submit('/resume 1');
   await controller.offerSetUp(); // a first run with a provider within reach: write config.json for it?
   showPrompt();
   mark('prompt shown');
-  if (markdown) {
-    setTimeout(() => {
-      loadMarkdownExtras().catch((e: unknown) =>
-        runtime.logger.warn(`Markdown extras are off: ${String(e)}`),
-      );
-    }, 0);
-  }
-  mcpTimer = setTimeout(startMcp, MCP_START_DELAY_MS); // start-up never waits for MCP servers
+  void controller.start();
   await closed;
-  clearTimeout(mcpTimer);
   if (exitCode === undefined) out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
   controller.close();
   await saving;

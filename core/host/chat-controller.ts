@@ -104,7 +104,7 @@ export class ChatController {
   /** Starts MCP servers in the background and reports a broken mcp-servers.json at once. */
   async start(): Promise<void> {
     this.emitStatus();
-    this.runtime.startMcp();
+    void this.runtime.startMcp();
     await this.mcpProblems.check();
     await this.refreshStatus();
   }
@@ -382,7 +382,7 @@ export class ChatController {
   }
 
   private async refreshStatus(): Promise<void> {
-    const { servers } = await this.runtime.mcpServers();
+    const { servers } = await this.runtime.mcpServers(true);
     const enabled = servers.filter((s) => s.enabled);
     this.mcpCounts = {
       connected: enabled.filter((s) => s.state === 'connected').length,

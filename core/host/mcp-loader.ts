@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { McpServerView } from '../commands/command-types.js';
 import type { HacPaths } from '../config/paths.js';
 import type { ToolSource } from '../tools/tool.js';
@@ -10,10 +10,15 @@ import type { McpPool, McpPoolEvent } from '../mcp/index.js';
 /** What createHac needs of the MCP pool, available before the pool (and the MCP SDK) is loaded. */
 export interface McpHandle {
   source: ToolSource;
-  start(): void;
+  /**
+   * Starts the servers (once); settles when the MCP SDK has loaded and they are starting, at once when no server
+   * is enabled (the SDK is then loaded only if something asks for it, such as /mcp).
+   */
+  start(): Promise<void>;
   /** Returns the function that stops the listener. */
   subscribe(listener: (event: McpPoolEvent) => void): () => void;
-  view(): Promise<{
+  /** With `ifStarted`, no servers unless the pool is loaded: nothing to load the MCP SDK for. */
+  view(ifStarted?: boolean): Promise<{
     servers: McpServerView[];
     error?: ConfigError;
     file: string;
@@ -41,7 +46,7 @@ export function createMcpHandle(
   if (!existsSync(paths.mcpServers)) {
     return {
       source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
-      start() {},
+      start: () => Promise.resolve(),
       subscribe: () => () => {},
       view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
       setEnabled: () => Promise.reject(none()),
@@ -59,7 +64,10 @@ export function createMcpHandle(
   let ready = false;
   let readyPromise: Promise<void> | undefined;
   const load = () =>
-    (loading ??= import('../mcp/index.js').then(({ McpPool }) => {
+    (loading ??= import('../mcp/index.js').then(({ McpPool, preloadSchemas }) => {
+      // The SDK builds its schemas on the first connection, a few tens of milliseconds on the main thread: done
+      // here, so a host that waits for the load before its prompt keeps that work from the first keystrokes too.
+      preloadSchemas();
       pool = new McpPool({
         file: paths.mcpServers,
         authDir: paths.mcpAuth,
@@ -74,12 +82,17 @@ export function createMcpHandle(
       return pool;
     }));
   const listeners = new Set<(event: McpPoolEvent) => void>();
-  const start = () =>
-    (readyPromise ??= load()
+  const start = () => {
+    if (!loading && !hasEnabledServer(paths.mcpServers)) {
+      ready = true;
+      return Promise.resolve();
+    }
+    return (readyPromise ??= load()
       .then((p) => p.ready())
       .then(() => {
         ready = true;
       }));
+  };
   // Connected or failed, and lists a server said changed read again.
   const settled = () => start().then(() => pool?.listsSettled());
   return {
@@ -88,12 +101,22 @@ export function createMcpHandle(
       ready: settled,
       tools: () => pool?.tools() ?? [],
     },
-    start: () => void start(),
+    start() {
+      const connected = start();
+      connected.catch(() => undefined); // a failure is the pool's to report
+      return (
+        loading?.then(
+          () => undefined,
+          () => undefined,
+        ) ?? connected
+      );
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    async view() {
+    async view(ifStarted = false) {
+      if (ifStarted && !loading) return { servers: [], file: paths.mcpServers };
       const p = await load();
       await p.start();
       await p.listsSettled();
@@ -125,4 +148,21 @@ export function createMcpHandle(
       if (loading) await (await loading).close();
     },
   };
+}
+
+/**
+ * Whether mcp-servers.json names a server that is not switched off: loading the MCP SDK costs the main thread
+ * about a tenth of a second, which a file with none should not cost. A file that does not parse counts as yes:
+ * the pool reports what is wrong with it.
+ */
+function hasEnabledServer(file: string): boolean {
+  try {
+    const servers = (
+      JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { mcpServers?: unknown }
+    ).mcpServers;
+    if (!servers || typeof servers !== 'object') return true;
+    return Object.values(servers).some((entry) => (entry as { enabled?: unknown } | null)?.enabled !== false);
+  } catch {
+    return true;
+  }
 }

@@ -21,7 +21,7 @@ export function watchMcpProblems(
   /** Servers reported as needing sign-in, until they connect. */
   const signingIn = new Set<string>();
   const check = async (): Promise<void> => {
-    const { servers, error } = await runtime.mcpServers();
+    const { servers, error } = await runtime.mcpServers(true);
     if (error && !shown.has('')) {
       shown.add('');
       const rest = servers.length

@@ -94,11 +94,15 @@ export interface Runtime {
   logger: Logger;
   /** Every secret value known to this process; each sink (screen, JSONL, the window's events) redacts with it. */
   secrets: SecretRegistry;
-  /** Starts MCP servers in the background; the first message waits for them. */
-  startMcp(): void;
+  /**
+   * Starts MCP servers in the background (the runtime already did, the moment it read mcp-servers.json); settles
+   * once the MCP SDK has loaded, so a host can keep that work before the prompt. The first message waits for them.
+   */
+  startMcp(): Promise<void>;
   /** Called when a server's state or tools change; returns the function that stops it. */
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
-  mcpServers(): Promise<McpView>;
+  /** The servers as /mcp shows them; with `ifStarted`, none unless the MCP SDK is loaded already (no server on). */
+  mcpServers(ifStarted?: boolean): Promise<McpView>;
   /** The MCP pool once loaded, for prompts, resources and completions; undefined before or without servers. */
   mcpPool(): McpPool | undefined;
   /** The same, once every server has connected or failed: what `/prompts` and `@server:uri` wait for. */
@@ -152,6 +156,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const cleanup = sweepTempFiles(paths, logger);
 
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
+  // Servers boot while the rest starts: the first request needs their tools, and stdio servers take longest.
+  void mcp.start();
   const sessions = new FileSessionStore(
     paths.sessions,
     secrets,
@@ -279,7 +285,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     },
     startMcp: () => mcp.start(),
     onMcpChange: (listener) => mcp.subscribe(listener),
-    mcpServers: () => mcp.view(),
+    mcpServers: (ifStarted) => mcp.view(ifStarted),
     mcpPool: () => mcp.pool(),
     setUpChoices: () => firstRunChoices(paths.config, env, logger),
     mcpReady: () => mcp.readyPool(),

@@ -22,3 +22,5 @@ export { McpPoolError, type McpErrorCode } from './mcp-errors.js';
 export { McpTool } from './mcp-tool.js';
 export type { McpToolInfo } from './list-tools.js';
 export { toolResultText, type McpCallResult } from './tool-result-text.js';
+// Builds the SDK's wire schemas now rather than at the first connection: a host does it before it waits for input.
+export { preloadSchemas } from '@modelcontextprotocol/client';
