@@ -212,8 +212,9 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     }
   });
 
-  // The MCP SDK loads before the prompt: a key typed at the prompt must never wait behind it.
-  await runtime.startMcp();
+  // The MCP SDK loads before the prompt (a key typed at the prompt must never wait behind it); the servers start
+  // after it, one per task, so the terminal draws the prompt before they boot beside it.
+  await runtime.loadMcp();
   if (options.resume) await controller.submit('/resume 1');
   await controller.offerSetUp(); // a first run with a provider within reach: write config.json for it?
   showPrompt();

@@ -157,7 +157,7 @@ type Pool = NonNullable<Awaited<ReturnType<Runtime['mcpReady']>>>;
 async function withPool(run: (pool: Pool) => Promise<number>): Promise<number> {
   const runtime = await createRuntime({ blockingWrites: true });
   try {
-    void runtime.startMcp();
+    runtime.startMcp();
     const pool = await runtime.mcpReady();
     if (!pool) throw new Error(`no MCP servers in ${runtime.paths.mcpServers}`);
     return await run(pool);
@@ -169,7 +169,7 @@ async function withPool(run: (pool: Pool) => Promise<number>): Promise<number> {
 async function list(): Promise<number> {
   const runtime = await createRuntime({ blockingWrites: true });
   try {
-    void runtime.startMcp();
+    runtime.startMcp();
     await runtime.mcpReady();
     const { servers, error, file } = await runtime.mcpServers();
     if (error) process.stdout.write(`${inertText(error.message)}\n`);

@@ -104,7 +104,7 @@ export class ChatController {
   /** Starts MCP servers in the background and reports a broken mcp-servers.json at once. */
   async start(): Promise<void> {
     this.emitStatus();
-    void this.runtime.startMcp();
+    this.runtime.startMcp();
     await this.mcpProblems.check();
     await this.refreshStatus();
   }

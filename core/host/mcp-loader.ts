@@ -10,11 +10,13 @@ import type { McpPool, McpPoolEvent } from '../mcp/index.js';
 /** What createHac needs of the MCP pool, available before the pool (and the MCP SDK) is loaded. */
 export interface McpHandle {
   source: ToolSource;
+  /** Starts the enabled servers (once), in the background; with none enabled, the MCP SDK is not even loaded. */
+  start(): void;
   /**
-   * Starts the servers (once); settles when the MCP SDK has loaded and they are starting, at once when no server
-   * is enabled (the SDK is then loaded only if something asks for it, such as /mcp).
+   * Loads the MCP SDK for the enabled servers without starting them (at once when none is enabled): a terminal
+   * does it before its prompt, since it keeps the main thread busy for a while and keys must not wait behind it.
    */
-  start(): Promise<void>;
+  load(): Promise<void>;
   /** Returns the function that stops the listener. */
   subscribe(listener: (event: McpPoolEvent) => void): () => void;
   /** With `ifStarted`, no servers unless the pool is loaded: nothing to load the MCP SDK for. */
@@ -46,7 +48,8 @@ export function createMcpHandle(
   if (!existsSync(paths.mcpServers)) {
     return {
       source: { isReady: () => true, ready: () => Promise.resolve(), tools: () => [] },
-      start: () => Promise.resolve(),
+      start() {},
+      load: () => Promise.resolve(),
       subscribe: () => () => {},
       view: () => Promise.resolve({ servers: [], file: paths.mcpServers }),
       setEnabled: () => Promise.reject(none()),
@@ -101,16 +104,14 @@ export function createMcpHandle(
       ready: settled,
       tools: () => pool?.tools() ?? [],
     },
-    start() {
-      const connected = start();
-      connected.catch(() => undefined); // a failure is the pool's to report
-      return (
-        loading?.then(
-          () => undefined,
-          () => undefined,
-        ) ?? connected
-      );
-    },
+    start: () => void start(),
+    load: () =>
+      hasEnabledServer(paths.mcpServers)
+        ? load().then(
+            () => undefined,
+            () => undefined, // a failure is the pool's to report once started
+          )
+        : Promise.resolve(),
     subscribe(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

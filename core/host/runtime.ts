@@ -94,11 +94,10 @@ export interface Runtime {
   logger: Logger;
   /** Every secret value known to this process; each sink (screen, JSONL, the window's events) redacts with it. */
   secrets: SecretRegistry;
-  /**
-   * Starts MCP servers in the background (the runtime already did, the moment it read mcp-servers.json); settles
-   * once the MCP SDK has loaded, so a host can keep that work before the prompt. The first message waits for them.
-   */
-  startMcp(): Promise<void>;
+  /** Starts MCP servers in the background; the first message waits for them. */
+  startMcp(): void;
+  /** Loads the MCP SDK for the enabled servers, not starting them (see McpHandle.load). */
+  loadMcp(): Promise<void>;
   /** Called when a server's state or tools change; returns the function that stops it. */
   onMcpChange(listener: (event: McpPoolEvent) => void): () => void;
   /** The servers as /mcp shows them; with `ifStarted`, none unless the MCP SDK is loaded already (no server on). */
@@ -156,8 +155,6 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const cleanup = sweepTempFiles(paths, logger);
 
   const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
-  // Servers boot while the rest starts: the first request needs their tools, and stdio servers take longest.
-  void mcp.start();
   const sessions = new FileSessionStore(
     paths.sessions,
     secrets,
@@ -284,6 +281,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       return () => void settingsListeners.delete(listener);
     },
     startMcp: () => mcp.start(),
+    loadMcp: () => mcp.load(),
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: (ifStarted) => mcp.view(ifStarted),
     mcpPool: () => mcp.pool(),

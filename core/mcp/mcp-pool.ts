@@ -318,7 +318,21 @@ export class McpPool {
           autoSignIn: options.autoSignIn,
         }),
     );
-    this.initial = Promise.all(this.connections.filter((c) => c.config.enabled).map((c) => c.open()));
+    this.initial = this.openOneByOne(this.connections.filter((c) => c.config.enabled));
+  }
+
+  /**
+   * Opens each server in a task of its own: starting a process costs the main thread a few milliseconds, and a
+   * key typed meanwhile is read between two of them rather than after twenty.
+   */
+  private async openOneByOne(connections: McpConnection[]): Promise<void> {
+    const opened: Promise<unknown>[] = [];
+    for (const connection of connections) {
+      if (this.closed) break;
+      opened.push(connection.open());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(opened);
   }
 
   /** Enabled servers that are connected, or whose session ended and will reopen on use. */
