@@ -1,23 +1,38 @@
-// A long day in one conversation: the REPL in a pseudo-terminal answers N turns of a few KB each from a loopback
-// OpenAI-shaped server, with the context summaries on and off. Printed: the process's RSS after turn 50 and at the
-// end (growth per turn after turn 50), and the time per turn of the last 50 against turns 50-100 (wall clock, and
-// hac's own CPU time per turn, all threads, user and system: what it did itself rather than waited for).
-// Targets: at most 20 KB per turn, and at most 1.2x.
+// A long day in one conversation: the REPL in a pseudo-terminal answers N turns of 2,500 characters each from a
+// loopback OpenAI-shaped server, with the context summaries on and off, `runs` times each. Printed per run:
+// - time per turn, the last 50 against turns 50-100 (wall clock, and hac's own CPU time, all threads);
+// - RSS as a user sees it, after the conversation idles (20 s without input) at turn 50 and at the end, per turn;
+// - the live heap (after a full collection, read through the inspector) at the same two points, per turn, against
+//   the conversation's own text per turn as V8 holds it (two bytes a character: the answers hold Hangul and kanji);
+// - summary calls, and how many turns they came apart once the context was full.
+// Targets: time per turn <= 1.2x; RSS <= 20 KB per turn; live heap <= the text; at most one summary per 5 turns.
 // HEAPSNAP=<dir> also writes V8 heap snapshots of hac at turn 50 and at the end (SIGUSR2), to compare.
-// Run: npm run build && node bench/long-day.mjs [turns=1000] [on|off|both]
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// Run: npm run build && node bench/long-day.mjs [turns=1000] [on|off|both] [runs=1]
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pty from 'node-pty';
 import { importTs } from './import-ts.mjs';
+import { allocationSampler, freePort, heapReading } from './inspect-memory.mjs';
 
 const turns = Number(process.argv[2] ?? 1000);
 const which = process.argv[3] ?? 'both';
+const runs = Number(process.argv[4] ?? 1);
 const snapshots = process.env.HEAPSNAP;
-/** How long hac is left idle after the last turn before its RSS is read once more. */
-const idleMs = Number(process.env.IDLE_MS ?? 15_000);
+/** How long hac is left idle before its memory is read: a person pausing between messages. */
+const idleMs = Number(process.env.IDLE_MS ?? 20_000);
+/** Where the early reading is taken: past start-up and the first summaries. */
+const early = 50;
 const root = new URL('..', import.meta.url).pathname;
 const hacBin = join(root, 'dist/cli/hac.cjs');
 
@@ -29,9 +44,14 @@ const answerText = (n) =>
     .padEnd(2500, ' filler')
     .match(/.{1,100}/gs);
 let served = 0;
+/** The turns (counted by the bench) at which a summary was asked for. */
+let summaryTurns = [];
+let turnNow = 0;
 const server = http.createServer((req, res) => {
-  req.resume();
+  let body = '';
+  req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
+    if (body.includes('Summarise the following conversation')) summaryTurns.push(turnNow);
     const sse = (payload) => `data: ${JSON.stringify(payload)}\n\n`;
     const chunk = (delta, finish = null) =>
       sse({
@@ -58,7 +78,10 @@ const cpuMs = (pid) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function day(summarize) {
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+const kb = (bytes) => bytes / 1024;
+
+async function day(summarize, run) {
   const dir = mkdtempSync(join(tmpdir(), 'hac-long-day-'));
   const hacHome = join(dir, '.humble-ai-cli');
   mkdirSync(hacHome);
@@ -67,8 +90,11 @@ async function day(summarize) {
   // Someone who lives in hac has a full input history (1,000 entries): its cost is the same on every turn.
   const history = Array.from({ length: 1000 }, (_, i) => `an earlier question ${i}`);
   writeFileSync(join(hacHome, 'history'), `${history.join('\n')}\n`, { mode: 0o600 });
-  const args = snapshots ? ['--heapsnapshot-signal=SIGUSR2', hacBin] : [hacBin];
-  const term = pty.spawn(process.execPath, args, {
+  const port = await freePort();
+  const flags = [`--inspect=127.0.0.1:${port}`, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2'] : [])];
+  // For a look inside (BENCH_NODE_FLAGS=--trace-gc, with BENCH_OUTPUT=<file> to keep what hac printed).
+  flags.push(...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []));
+  const term = pty.spawn(process.execPath, [...flags, hacBin], {
     name: 'xterm-256color',
     cols: 120,
     rows: 40,
@@ -79,7 +105,9 @@ async function day(summarize) {
   let tail = '';
   let prompts = 0;
   let wake = () => undefined;
+  const output = process.env.BENCH_OUTPUT;
   term.onData((d) => {
+    if (output) appendFileSync(output, d);
     tail = (tail + d).slice(-200);
     // An empty prompt: the prompt, then the cursor put right after it (column 12).
     if (tail.includes('humble-ai> \x1b[12G')) {
@@ -95,67 +123,101 @@ async function day(summarize) {
     });
   await nextPrompt(1);
   const times = [];
-  const rss = new Map();
   const cpu = new Map();
-  const snap = (label) => {
+  const snap = async (label) => {
     if (!snapshots) return;
     const before = new Set(readdirSync(dir));
     process.kill(term.pid, 'SIGUSR2');
-    return new Promise((resolve) => {
-      const poll = setInterval(() => {
-        const made = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
-        if (!made) return;
-        clearInterval(poll);
-        setTimeout(() => {
-          mkdirSync(snapshots, { recursive: true });
-          writeFileSync(
-            join(snapshots, `${summarize ? 'on' : 'off'}-${label}.heapsnapshot`),
-            readFileSync(join(dir, made)),
-          );
-          resolve();
-        }, 2000);
-      }, 200);
-    });
+    let made;
+    while (!(made = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f))))
+      await pause(200);
+    await pause(2000);
+    mkdirSync(snapshots, { recursive: true });
+    writeFileSync(
+      join(snapshots, `${summarize ? 'on' : 'off'}-${label}.heapsnapshot`),
+      readFileSync(join(dir, made)),
+    );
   };
+  // RSS once hac has idled, then what V8 holds (committed) and the live heap after a full collection.
+  const idleReading = async () => {
+    await pause(idleMs);
+    const rss = rssKb(term.pid);
+    const committed = await heapReading(port);
+    const live = await heapReading(port, { collect: true });
+    return { rss, committed, live: kb(live.memory.heapUsed) };
+  };
+  let textChars = 0;
+  const readings = {};
+  let sampler;
+  summaryTurns = [];
   for (let turn = 1; turn <= turns; turn++) {
+    turnNow = turn;
+    const question = `question ${turn}: tell me about the fox and 서울, briefly`;
     const started = performance.now();
-    term.write(`question ${turn}: tell me about the fox and 서울, briefly\r`);
+    term.write(`${question}\r`);
     await nextPrompt(turn + 1);
     times.push(performance.now() - started);
-    if (turn % 50 === 0 || turn === turns) rss.set(turn, rssKb(term.pid));
+    if (turn > early) textChars += question.length + 2500;
     if ([50, 100, turns - 50, turns].includes(turn)) cpu.set(turn, cpuMs(term.pid));
-    if (turn === 50) await snap('50');
+    // ALLOCATIONS=1: where hac allocates during turns 100-150, by function (what makes V8 collect and grow).
+    if (process.env.ALLOCATIONS && turn === 100) sampler = await allocationSampler(port);
+    if (sampler && turn === 150) {
+      const rows = await sampler.stop();
+      const total = rows.reduce((sum, [bytes]) => sum + bytes, 0);
+      console.log(`  allocated in turns 100-150: ${(kb(total) / 50).toFixed(0)} KB a turn; the most:`);
+      for (const [bytes, where] of rows.slice(0, 25))
+        console.log(`    ${(kb(bytes) / 50).toFixed(1).padStart(7)} KB  ${where}`);
+      sampler = undefined;
+    }
+    if (turn === early) {
+      await snap(String(early));
+      readings.early = await idleReading();
+    }
   }
   await snap(String(turns));
-  // A person pauses between messages: V8 gives back what its collector no longer needs once hac is idle.
-  await new Promise((r) => setTimeout(r, idleMs));
-  const idle = rssKb(term.pid);
+  readings.last = await idleReading();
   term.kill();
   rmSync(dir, { recursive: true, force: true });
-  const at50 = rss.get(50);
-  const last = rss.get(turns);
-  const early = median(times.slice(50, 100));
-  const late = median(times.slice(-50));
-  const label = `summaries ${summarize ? 'on ' : 'off'}`;
+
+  const span = turns - early;
+  const ratio = median(times.slice(-50)) / median(times.slice(50, 100));
+  const cpuRatio = (cpu.get(turns) - cpu.get(turns - 50)) / (cpu.get(100) - cpu.get(50));
+  const { early: e, last: l } = readings;
+  const perTurn = (from, to) => `${((to - from) / span).toFixed(1)} KB/turn`;
+  const mb = (k) => (k / 1024).toFixed(1);
+  const label = `run ${run}, summaries ${summarize ? 'on ' : 'off'}`;
   console.log(
-    `${label}  RSS turn 50 -> ${turns}: ${(at50 / 1024).toFixed(1)} -> ${(last / 1024).toFixed(1)} MB = ` +
-      `${((last - at50) / (turns - 50)).toFixed(1)} KB/turn (target <= 20)  ·  time per turn ` +
-      `${early.toFixed(1)} -> ${late.toFixed(1)} ms = ${(late / early).toFixed(2)}x (target <= 1.2x)`,
+    `${label}: time per turn ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x; target <= 1.2x) · RSS after ` +
+      `${idleMs / 1000} s idle ${mb(e.rss)} -> ${mb(l.rss)} MB = ${perTurn(e.rss, l.rss)} (target <= 20) · live heap ` +
+      `${mb(e.live)} -> ${mb(l.live)} MB = ${perTurn(e.live, l.live)} (the text: ${(kb(textChars * 2) / span).toFixed(1)} KB/turn)`,
   );
-  const earlyCpu = (cpu.get(100) - cpu.get(50)) / 50;
-  const lateCpu = (cpu.get(turns) - cpu.get(turns - 50)) / 50;
+  const spaces = (reading) =>
+    Object.entries(reading.committed.spaces)
+      .filter(([, space]) => space.committed > 0)
+      .map(([name, space]) => `${name.replace('_space', '')} ${mb(kb(space.committed))}`)
+      .join(', ');
   console.log(
-    `  hac's CPU per turn (all threads), turns 50-100 -> last 50: ${earlyCpu.toFixed(1)} -> ${lateCpu.toFixed(1)} ms = ` +
-      `${(lateCpu / earlyCpu).toFixed(2)}x`,
+    `  V8 committed (MB) at turn ${early}: ${spaces(e)}; external ${mb(kb(e.committed.memory.external))}`,
   );
   console.log(
-    `  RSS every 50 turns (MB): ${[...rss.values()].map((kb) => (kb / 1024).toFixed(0)).join(' ')}; ` +
-      `after ${idleMs / 1000} s idle: ${(idle / 1024).toFixed(1)} MB = ${((idle - at50) / (turns - 50)).toFixed(1)} KB/turn`,
+    `  V8 committed (MB) at turn ${turns}: ${spaces(l)}; external ${mb(kb(l.committed.memory.external))}`,
   );
+  if (summarize) {
+    const full = summaryTurns[0];
+    const after = summaryTurns.filter((t) => t > full).length;
+    const apart =
+      full === undefined ? 'never' : `${((turns - full) / Math.max(1, after)).toFixed(1)} turns apart`;
+    console.log(
+      `  summary calls: ${summaryTurns.length} in ${turns} turns, the first at turn ${full ?? '-'}; after it ` +
+        `${after}, ${apart} (target: at least 5)`,
+    );
+  }
 }
 
-if (which !== 'off') await day(true);
-if (which !== 'on') await day(false);
+for (let run = 1; run <= runs; run++) {
+  if (which !== 'off') await day(true, run);
+  if (which !== 'on') await day(false, run);
+}
 server.close();
 
 // The session write alone, as the conversation grows: its median at turns 50-100 and at 950-1000 (target: under
