@@ -406,6 +406,8 @@ describe.skipIf(NO_BROWSER)(`hac web in Chromium${NO_BROWSER ? ` (skipped: ${NO_
     // The page offers a new conversation; the server is still there for it and for any other tab.
     await page.getByRole('button', { name: 'Start a new conversation' }).click();
     await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+    // The new conversation is ready (a slow machine may still be opening it when the prompt takes focus).
+    await expect.poll(() => page.locator('#status').innerText()).toContain('gpt-test (openai)');
     await page.locator('#prompt').press('Control+c');
     await page.locator('#prompt').press('Control+c');
     await expect.poll(() => page.locator('#status').innerText()).toContain('This conversation has ended.');
