@@ -4,7 +4,14 @@ import type { IDecoration, IMarker, Terminal } from '@xterm/xterm';
 export function lineButton(
   terminal: Terminal,
   marker: IMarker,
-  button: { className: string; label: string; title: string; onClick(element: HTMLButtonElement): void },
+  button: {
+    className: string;
+    label: string;
+    /** What a screen reader says for it, when the label is a glyph rather than words. */
+    name?: string;
+    title: string;
+    onClick(element: HTMLButtonElement): void;
+  },
 ): IDecoration | undefined {
   const decoration = terminal.registerDecoration({ marker, anchor: 'right', x: 1, width: 6 });
   decoration?.onRender((element) => {
@@ -14,6 +21,7 @@ export function lineButton(
     made.className = button.className;
     made.textContent = button.label;
     made.title = button.title;
+    if (button.name) made.setAttribute('aria-label', button.name);
     made.addEventListener('click', () => button.onClick(made));
     element.append(made);
   });

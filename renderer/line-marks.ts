@@ -103,6 +103,7 @@ export function createLineMarks(
       lineButton(terminal, marker, {
         className: 'message-menu',
         label: '⋯',
+        name: 'Message actions',
         title: 'Ask again, edit or take back this message',
         onClick: (button) => menu(button, held().length - 1 - held().indexOf(id), held().includes(id)),
       });

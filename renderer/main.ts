@@ -5,6 +5,7 @@ import { createCodeCopy } from './code-copy.js';
 import { fontStack, loadGridFont } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import { createLineMarks } from './line-marks.js';
+import { createMessageLog } from './message-log.js';
 import type { HacBridge } from './core-types.js';
 import { createPromptInput } from './prompt-input.js';
 import { createServerForm } from './server-form.js';
@@ -36,6 +37,7 @@ const output = createTranscriptOutput(
   createLineMarks(view, byId('tool-output'), (command) => void bridge.submit(command), state),
 );
 const status = createStatusLine(byId('status'), state);
+const messages = createMessageLog(byId('messages'));
 const prompt = createPromptInput({
   textarea: byId('prompt'),
   completions: byId('completions'),
@@ -81,6 +83,7 @@ const removeTestHooks = installTestHooks(view, output);
 let session: string | undefined;
 const stopEvents = bridge.onEvents((events, replay) => {
   output.show(events, replay);
+  messages.show(events, replay);
   for (const event of events) {
     if (event.type === 'status') session = event.status.session ?? session;
     // A sign-in page the core asks to open; through the bridge's link rules, like any link.

@@ -1,0 +1,66 @@
+import type { HostEvent } from './core-types.js';
+
+/** Messages kept for a screen reader: the transcript's scrollback holds about as many. */
+const KEPT = 400;
+
+/**
+ * What a screen reader reads of the conversation. xterm's rows are a grid of 80-column fragments, hidden from
+ * assistive technology, so each finished message is also written here as text: one article per message, labelled
+ * (you, the answer, the model's thinking, a tool's result, an error), which a reader walks with its usual keys. The
+ * list is a log, a polite live region: an answer is announced once it is complete, never token by token.
+ */
+export function createMessageLog(element: HTMLElement) {
+  let answer = '';
+  let thinking = '';
+  const add = (label: string, text: string) => {
+    const said = text.trim();
+    if (!said) return;
+    const article = document.createElement('article');
+    article.setAttribute('aria-label', label);
+    const paragraph = document.createElement('p');
+    paragraph.textContent = said;
+    article.append(paragraph);
+    element.append(article);
+    while (element.childElementCount > KEPT) element.firstElementChild?.remove();
+  };
+  const react = (event: HostEvent) => {
+    switch (event.type) {
+      case 'input':
+        if (!event.reply) add('You', event.text);
+        return;
+      case 'thinking-delta':
+        thinking += event.text;
+        return;
+      case 'thinking-end':
+        add('Thinking', thinking);
+        thinking = '';
+        return;
+      case 'text-delta':
+        answer += event.text;
+        return;
+      case 'tool-result':
+        add('Tool result', event.summary);
+        return;
+      case 'error':
+        add('Error', event.message);
+        return;
+      case 'turn-end':
+        add('Answer', answer);
+        answer = '';
+        return;
+    }
+  };
+  return {
+    /** Follows the conversation; a replay (a reload, a resume) rebuilds the log without announcing it all again. */
+    show(events: readonly HostEvent[], replay = false) {
+      if (replay) {
+        element.setAttribute('aria-live', 'off');
+        element.replaceChildren();
+        answer = '';
+        thinking = '';
+      }
+      for (const event of events) react(event);
+      if (replay) requestAnimationFrame(() => element.setAttribute('aria-live', 'polite'));
+    },
+  };
+}
