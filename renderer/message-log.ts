@@ -2,6 +2,11 @@ import type { HostEvent } from './core-types.js';
 
 /** Messages kept for a screen reader: the transcript's scrollback holds about as many. */
 const KEPT = 400;
+/**
+ * Characters of one message given to a screen reader. The browser lays out what the log holds even unseen (a 1 MB
+ * answer cost three seconds; content it skips leaves the accessibility tree too), and nobody listens to a book.
+ */
+const MESSAGE_CHARS = 20_000;
 
 /**
  * What a screen reader reads of the conversation. xterm's rows are a grid of 80-column fragments, hidden from
@@ -13,8 +18,13 @@ export function createMessageLog(element: HTMLElement) {
   let answer = '';
   let thinking = '';
   const add = (label: string, text: string) => {
-    const said = text.trim();
-    if (!said) return;
+    const whole = text.trim();
+    if (!whole) return;
+    const rest = whole.length - MESSAGE_CHARS;
+    const said =
+      rest > 0
+        ? `${whole.slice(0, MESSAGE_CHARS)} … (${rest.toLocaleString('en-US')} more characters, in the transcript and the session file)`
+        : whole;
     const article = document.createElement('article');
     article.setAttribute('aria-label', label);
     const paragraph = document.createElement('p');

@@ -3,7 +3,8 @@ import type { ITheme } from '@xterm/xterm';
 /**
  * The transcript's colours, dark and light. Every colour the transcript writes text in (the default, the six
  * ANSI colours answers, code and notices use, and their bright forms) reads at 4.5:1 or more on its background,
- * and dim text (drawn at half strength) at 3:1 or more (WCAG AA); test/unit/renderer/palette.test.ts computes it.
+ * and dim text in a colour (drawn at half strength) at 3:1 or more; dim text in the default colour is drawn in the
+ * page's --dim-text at 4.5:1 (styles.css). test/unit/renderer/palette.test.ts computes it.
  */
 export const DARK: ITheme = {
   background: '#1e1e1e',

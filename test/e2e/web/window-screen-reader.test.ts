@@ -50,11 +50,11 @@ describe.skipIf(NO_BROWSER)(
       await send(page, 'What is the capital of Korea?');
       await waitForTranscript(page, /Seoul\./);
       const answer = log.getByRole('article', { name: 'Answer' });
-      await expect.poll(() => answer.innerText()).toBe('The capital of **Korea** is Seoul.');
-      expect(await log.getByRole('article', { name: 'You' }).innerText()).toBe(
+      await expect.poll(() => answer.textContent()).toBe('The capital of **Korea** is Seoul.');
+      expect(await log.getByRole('article', { name: 'You' }).textContent()).toBe(
         'What is the capital of Korea?',
       );
-      expect(await log.getByRole('article', { name: 'Thinking' }).innerText()).toBe(
+      expect(await log.getByRole('article', { name: 'Thinking' }).textContent()).toBe(
         'The user asks about Korea.',
       );
       // One article per message, in order; the grid of rows is not what a reader gets.
@@ -66,12 +66,82 @@ describe.skipIf(NO_BROWSER)(
         'added 1',
         'added 1',
       ]);
+      // Chromium's own accessibility tree (what a screen reader is given) holds the answer as text, in the article.
+      const cdp = await page.context().newCDPSession(page);
+      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+        nodes: { nodeId: string; parentId?: string; role?: { value: string }; name?: { value: string } }[];
+      };
+      const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+      console.log(
+        'AX',
+        JSON.stringify(
+          nodes
+            .filter((n) => /Seoul|Answer|Messages/.test(JSON.stringify(n.name ?? '')))
+            .map((n) => [n.role?.value, n.name?.value, n.nodeId, n.parentId]),
+        ),
+      );
+      const spoken = nodes.find(
+        (node) =>
+          node.role?.value === 'StaticText' && node.name?.value === 'The capital of **Korea** is Seoul.',
+      );
+      const ancestors: string[] = [];
+      for (let at = spoken; at; at = at.parentId ? byId.get(at.parentId) : undefined)
+        ancestors.push(`${at.role?.value ?? ''}:${at.name?.value ?? ''}`);
+      expect(ancestors).toContain('article:Answer');
+      expect(ancestors).toContain('log:Messages');
       expect(await page.locator('.xterm-rows').getAttribute('aria-hidden')).toBe('true');
       // The message's menu button is named in words, not by its glyph.
       await expect.poll(() => page.getByRole('button', { name: 'Message actions' }).count()).toBe(1);
       // Not drawn on screen: it takes no room and covers nothing.
       const box = await log.boundingBox();
       expect((box?.width ?? 0) * (box?.height ?? 0)).toBeLessThanOrEqual(1);
+    });
+
+    it.each(['dark', 'light'] as const)(
+      'dim-text-in-the-transcript-reads-at-4.5-to-1-in-the-%s-theme',
+      async (scheme) => {
+        const { fake, page } = await openWindow(browser, tempDir(), cleanups, {}, { colorScheme: scheme });
+        fake.reply(openaiReply.thinking(['Weighing it up.'], ['Done.']));
+        await send(page, 'think');
+        await waitForTranscript(page, /Done\./);
+        const ratios = await page.evaluate(() => {
+          const rgb = (css: string) =>
+            css
+              .match(/\d+(\.\d+)?/g)!
+              .slice(0, 3)
+              .map(Number);
+          const luminance = (css: string) => {
+            const [r, g, b] = rgb(css).map((v) => {
+              const c = v / 255;
+              return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+            });
+            return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+          };
+          const background = luminance(getComputedStyle(document.body).backgroundColor);
+          return [...document.querySelectorAll('.xterm-rows .xterm-dim')]
+            .filter((span) => span.textContent?.trim())
+            .map((span) => {
+              const text = luminance(getComputedStyle(span).color);
+              const [light, dark] = [text, background].sort((a, b) => b - a);
+              return (light! + 0.05) / (dark! + 0.05);
+            });
+        });
+        // The thinking and the notices around it are dim; every one of them is readable.
+        expect(ratios.length).toBeGreaterThan(0);
+        expect(Math.min(...ratios)).toBeGreaterThanOrEqual(4.5);
+      },
+    );
+
+    it('a-very-long-answer-is-given-to-the-reader-in-its-first-20000-characters-with-what-remains-said', async () => {
+      const { fake, page } = await openWindow(browser, tempDir(), cleanups, { config: { markdown: false } });
+      const long = 'word '.repeat(6_000).trim(); // 29,999 characters
+      fake.reply(openaiReply.text([long]));
+      await send(page, 'long');
+      const answer = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Answer' });
+      await expect.poll(() => answer.count()).toBe(1);
+      expect(await answer.textContent()).toBe(
+        `${long.slice(0, 20_000)} … (9,999 more characters, in the transcript and the session file)`,
+      );
     });
 
     it('a-reload-rebuilds-the-log-without-announcing-it-again', async () => {
@@ -84,7 +154,7 @@ describe.skipIf(NO_BROWSER)(
       const log = page.getByRole('log', { name: 'Messages' });
       await expect.poll(() => log.getByRole('article', { name: 'Answer' }).count()).toBe(1);
       await expect.poll(() => log.getAttribute('aria-live')).toBe('polite');
-      expect(await log.getByRole('article', { name: 'Answer' }).innerText()).toBe('First answer.');
+      expect(await log.getByRole('article', { name: 'Answer' }).textContent()).toBe('First answer.');
     });
   },
 );

@@ -52,7 +52,7 @@ describe.each([
 describe('the page around the transcript meets WCAG AA in both themes', () => {
   const css = readFileSync(path.resolve(import.meta.dirname, '../../../renderer/styles.css'), 'utf8');
   const variables = (block: string) =>
-    Object.fromEntries([...block.matchAll(/--(\w+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!]));
+    Object.fromEntries([...block.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!]));
   const dark = variables(
     css.slice(css.indexOf(':root {'), css.indexOf('@media (prefers-color-scheme: light)')),
   );
@@ -65,5 +65,17 @@ describe('the page around the transcript meets WCAG AA in both themes', () => {
     expect(contrast(v.dim!, v.bar!)).toBeGreaterThanOrEqual(4.5); // the status line
     expect(contrast(v.dim!, v.bg!)).toBeGreaterThanOrEqual(4.5); // the welcome hints
     expect(contrast(v.accent!, v.bg!)).toBeGreaterThanOrEqual(4.5);
+  });
+  it.each([
+    ['dark', dark],
+    ['light', light],
+  ])("%s: the transcript's dim text reads at 4.5:1 and is still dimmer than the text", (_name, v) => {
+    expect(contrast(v['dim-text']!, v.bg!)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(v['dim-text']!, v.bg!)).toBeLessThan(contrast(v.fg!, v.bg!) - 3);
+  });
+  it('the dim text colour is the one xterm uses for dim cells', () => {
+    expect(css).toMatch(
+      /#transcript \.xterm-rows \.xterm-dim:not\(\[class\*='xterm-fg-'\]\) \{\s*color: var\(--dim-text\);/,
+    );
   });
 });
