@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { runHac } from '../../helpers/run-hac.js';
+import { bundleAtomicWriter } from '../../helpers/atomic-write-bundle.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // A writer killed mid-write leaves its temp file beside the file it was replacing. Every folder hac writes into
@@ -37,15 +37,7 @@ describe('temp files of killed writers', () => {
     try {
       fake.reply(openaiReply.text(['ok']));
       const hacHome = writeCliHome(home, fake.baseUrl);
-      const bundle = path.join(home, 'atomic-write.mjs');
-      await build({
-        entryPoints: [path.resolve(import.meta.dirname, '../../../core/fs/atomic-write.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        outfile: bundle,
-        logLevel: 'silent',
-      });
+      const bundle = await bundleAtomicWriter(path.join(home, 'atomic-write.mjs'));
       // config.json and memory.md kept elsewhere and linked, as dotfile managers do.
       const dotfiles = path.join(home, 'dotfiles');
       const notes = path.join(home, 'notes');

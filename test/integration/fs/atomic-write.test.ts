@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
   blockingCalls,
@@ -11,6 +10,7 @@ import {
   writeFileAtomic,
   writeNewFile,
 } from '../../../core/fs/atomic-write.js';
+import { bundleAtomicWriter } from '../../helpers/atomic-write-bundle.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 const tempDir = useTempDir();
@@ -19,15 +19,7 @@ const child = path.resolve(import.meta.dirname, '../../fixtures/atomic-writer-ch
 describe('writeFileAtomic', () => {
   it('survives-kill-9-of-a-writer-the-file-always-parses', async () => {
     const dir = tempDir();
-    const bundle = path.join(dir, 'atomic-write.mjs');
-    await build({
-      entryPoints: [path.resolve(import.meta.dirname, '../../../core/fs/atomic-write.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: bundle,
-      logLevel: 'silent',
-    });
+    const bundle = await bundleAtomicWriter(path.join(dir, 'atomic-write.mjs'));
     const target = path.join(dir, 'session.json');
     writeFileSync(target, JSON.stringify({ i: -1 }));
     for (let round = 0; round < 5; round++) {
