@@ -2,6 +2,7 @@ import { createAttachments } from './attachments.js';
 import { createChatState } from './chat-state.js';
 import { createChoices } from './choices.js';
 import { createCodeCopy } from './code-copy.js';
+import { keepFocusInside } from './focus-cycle.js';
 import { fontStack, loadGridFont } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import { createLineMarks } from './line-marks.js';
@@ -99,6 +100,12 @@ const stopEvents = bridge.onEvents((events, replay) => {
   }
 });
 byId('tool-output').addEventListener('close', () => prompt.focus());
+const removeFocusCycle = keepFocusInside(byId('app'));
+// Esc brings a keyboard user back to the prompt from any button (a dialog closes itself with Esc first).
+addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
+  if (document.activeElement !== byId('prompt')) prompt.focus();
+});
 prompt.focus();
 
 addEventListener('pagehide', () => {
@@ -106,6 +113,7 @@ addEventListener('pagehide', () => {
   removeTestHooks();
   removeJump();
   removeCodeCopy();
+  removeFocusCycle();
   output.dispose();
   prompt.dispose();
   choices.dispose();

@@ -113,6 +113,7 @@ export function createPromptInput({
       caretOnLastLine: !textarea.value.slice(textarea.selectionEnd).includes('\n'),
       hasSelection,
       mac,
+      empty: textarea.value === '',
     });
     switch (action) {
       case 'default': {

@@ -19,6 +19,8 @@ export interface PromptState {
   hasSelection: boolean;
   /** macOS uses Cmd where others use Ctrl. */
   mac: boolean;
+  /** Nothing typed: Tab then leaves the prompt for the window's buttons, as anywhere on a page. */
+  empty: boolean;
 }
 
 /** What a key does at the prompt; `default` lets the textarea (and the IME) have it untouched. */
@@ -67,7 +69,9 @@ export function promptAction(event: KeyInfo, state: PromptState): PromptAction {
     case 'Escape':
       return 'escape';
     case 'Tab':
-      return event.shiftKey ? 'default' : 'complete';
+      // Shift+Tab, or Tab with nothing typed, moves the focus on (the keyboard's way to the buttons); Tab on a
+      // line completes it.
+      return event.shiftKey || state.empty ? 'default' : 'complete';
     case 'ArrowUp':
       return state.caretOnFirstLine && !event.shiftKey ? 'history-previous' : 'default';
     case 'ArrowDown':

@@ -40,6 +40,8 @@ export function createTranscriptView(element: HTMLElement, openLink: (url: strin
   terminal.unicode.activeVersion = '11';
   terminal.loadAddon(new WebLinksAddon((_event, uri) => openLink(uri)));
   terminal.open(element);
+  // xterm's hidden input is never reached with Tab: nothing is typed into the transcript.
+  terminal.textarea?.setAttribute('tabindex', '-1');
   skipEmptySelectionRedraws(terminal);
   terminal.write('\x1b[?25l'); // no cursor: the prompt below is where typing happens
   fit.fit();

@@ -144,6 +144,49 @@ describe.skipIf(NO_BROWSER)(
       );
     });
 
+    it('the-keyboard-alone-reaches-every-button-by-name-and-esc-comes-back-to-the-prompt', async () => {
+      const { fake, page } = await openWindow(browser, tempDir(), cleanups, { config: { markdown: false } });
+      fake.reply(openaiReply.text(['Done.']));
+      await send(page, 'hello');
+      await waitForTranscript(page, /Done\./);
+      await page.waitForFunction(() => document.body.dataset.state !== 'working');
+      // From an empty prompt, Tab walks the page's controls and comes back round to the prompt.
+      const focused = () =>
+        page.evaluate(() => {
+          const at = document.activeElement as HTMLElement;
+          const name = at.getAttribute('aria-label') ?? at.textContent?.trim() ?? '';
+          const box = at.getBoundingClientRect();
+          const ring = getComputedStyle(at).outlineStyle;
+          return { id: at.id, tag: at.tagName, name, visible: box.width > 1 && box.height > 1, ring };
+        });
+      const walked: Awaited<ReturnType<typeof focused>>[] = [];
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Tab');
+        const at = await focused();
+        if (at.id === 'prompt') break;
+        walked.push(at);
+      }
+      expect(walked.map((at) => at.name)).toEqual(
+        expect.arrayContaining(['Sessions', 'Attach a picture', 'Message actions']),
+      );
+      // Only visible, named buttons, each with a focus ring: never xterm's hidden input or the page itself.
+      for (const at of walked) {
+        expect(at).toMatchObject({ tag: 'BUTTON', visible: true });
+        expect(at.name).not.toBe('');
+        expect(at.ring).not.toBe('none');
+      }
+      expect((await focused()).id).toBe('prompt');
+      // Esc from a button brings the keyboard back to the prompt; Tab on a typed line still completes it.
+      await page.keyboard.press('Shift+Tab');
+      expect((await focused()).id).not.toBe('prompt');
+      await page.keyboard.press('Escape');
+      expect((await focused()).id).toBe('prompt');
+      await page.keyboard.type('/hel');
+      await page.keyboard.press('Tab');
+      await expect.poll(() => page.locator('#prompt').inputValue()).toBe('/help ');
+      expect((await focused()).id).toBe('prompt');
+    });
+
     it('a-reload-rebuilds-the-log-without-announcing-it-again', async () => {
       const { fake, page } = await openWindow(browser, tempDir(), cleanups, { config: { markdown: false } });
       fake.reply(openaiReply.text(['First answer.']));

@@ -16,7 +16,13 @@ const key = (k: Partial<KeyInfo> & { key: string }): KeyInfo => ({
   altKey: false,
   ...k,
 });
-const state: PromptState = { caretOnFirstLine: true, caretOnLastLine: true, hasSelection: false, mac: false };
+const state: PromptState = {
+  caretOnFirstLine: true,
+  caretOnLastLine: true,
+  hasSelection: false,
+  mac: false,
+  empty: false,
+};
 
 describe('prompt keys (R-DESK-2, R-DESK-3)', () => {
   it('PageUp/PageDown (with Shift too) and Ctrl+Home/End scroll the transcript; not while composing', () => {
@@ -74,8 +80,10 @@ describe('prompt keys (R-DESK-2, R-DESK-3)', () => {
     expect(promptAction(key({ key: 'ArrowDown' }), { ...state, caretOnLastLine: false })).toBe('default');
   });
 
-  it('Tab completes, Escape escapes', () => {
+  it('Tab completes what is typed, and leaves an empty prompt; Escape escapes', () => {
     expect(promptAction(key({ key: 'Tab' }), state)).toBe('complete');
+    expect(promptAction(key({ key: 'Tab' }), { ...state, empty: true })).toBe('default');
+    expect(promptAction(key({ key: 'Tab', shiftKey: true }), state)).toBe('default');
     expect(promptAction(key({ key: 'Escape' }), state)).toBe('escape');
   });
 });

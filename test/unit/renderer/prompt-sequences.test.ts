@@ -6,7 +6,13 @@ type Recorded =
   | { type: 'compositionstart' | 'compositionend'; data?: string }
   | { type: 'keydown' | 'keyup'; key: string; code: string; keyCode: number; isComposing: boolean };
 
-const state: PromptState = { caretOnFirstLine: true, caretOnLastLine: true, hasSelection: false, mac: false };
+const state: PromptState = {
+  caretOnFirstLine: true,
+  caretOnLastLine: true,
+  hasSelection: false,
+  mac: false,
+  empty: false,
+};
 const down = (key: string, code: string, keyCode: number, isComposing: boolean): Recorded => ({
   type: 'keydown',
   key,
