@@ -187,6 +187,21 @@ describe.skipIf(NO_BROWSER)(
       expect((await focused()).id).toBe('prompt');
     });
 
+    it('nothing-moves-by-itself-no-animation-no-smooth-scrolling-no-blinking-cursor', async () => {
+      const { fake, page } = await openWindow(browser, tempDir(), cleanups, {}, { reducedMotion: 'reduce' });
+      fake.reply(openaiReply.text(['Still.']));
+      await send(page, 'hello');
+      await waitForTranscript(page, /Still\./);
+      const motion = await page.evaluate(() => ({
+        animations: document.getAnimations().length,
+        smooth: [...document.querySelectorAll('*')].filter(
+          (e) => getComputedStyle(e).scrollBehavior === 'smooth',
+        ).length,
+        blinking: document.querySelectorAll('.xterm-cursor-blink').length,
+      }));
+      expect(motion).toEqual({ animations: 0, smooth: 0, blinking: 0 });
+    });
+
     it('a-reload-rebuilds-the-log-without-announcing-it-again', async () => {
       const { fake, page } = await openWindow(browser, tempDir(), cleanups, { config: { markdown: false } });
       fake.reply(openaiReply.text(['First answer.']));
