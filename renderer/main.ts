@@ -101,10 +101,14 @@ const stopEvents = bridge.onEvents((events, replay) => {
 });
 byId('tool-output').addEventListener('close', () => prompt.focus());
 const removeFocusCycle = keepFocusInside(byId('app'));
-// Esc brings a keyboard user back to the prompt from any button (a dialog closes itself with Esc first).
+// Esc from any button brings the keyboard back to the prompt, and cancels an answer or a question as it does there
+// (a dialog closes itself with Esc first; the prompt and a server's form handle their own).
 addEventListener('keydown', (event) => {
-  if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
-  if (document.activeElement !== byId('prompt')) prompt.focus();
+  if (event.key !== 'Escape' || event.isComposing || event.keyCode === 229 || event.defaultPrevented) return;
+  if (document.querySelector('dialog[open]')) return;
+  if (document.activeElement === byId('prompt')) return;
+  prompt.focus();
+  if (state.busy || state.asking) void bridge.interrupt();
 });
 prompt.focus();
 

@@ -181,6 +181,16 @@ describe.skipIf(NO_BROWSER)(
       expect((await focused()).id).not.toBe('prompt');
       await page.keyboard.press('Escape');
       expect((await focused()).id).toBe('prompt');
+      // During an answer, Esc from a button cancels it, as it does at the prompt.
+      fake.reply(openaiReply.text(['partial answer'], { end: 'stall' }));
+      await send(page, 'stall');
+      await waitForTranscript(page, /partial answer/);
+      await page.keyboard.press('Shift+Tab');
+      expect((await focused()).id).not.toBe('prompt');
+      await page.keyboard.press('Escape');
+      await waitForTranscript(page, /Response cancelled\./);
+      expect((await focused()).id).toBe('prompt');
+      await page.waitForFunction(() => document.body.dataset.state !== 'working');
       await page.keyboard.type('/hel');
       await page.keyboard.press('Tab');
       await expect.poll(() => page.locator('#prompt').inputValue()).toBe('/help ');
