@@ -132,8 +132,13 @@ function startRun(mode: 'repl' | 'one-shot', home: string, env: Record<string, s
   void exited.then(() => (lines.length = 0)); // nothing is written to a closed terminal
   pty.onData((d) => {
     output += d;
-    // The next line each time a prompt (or a question's prompt) is back.
-    const prompts = output.split(/humble-ai> |\(0 to cancel\): /).length - 1;
+    // The next line each time a prompt (or a question's prompt) is back; a server's failure notice redraws the
+    // prompt under it, which is not a new one (the quick server may fail before or after the first line).
+    const shown = output.replace(
+      /\(see \/mcp\)\r?\n(?:\x1b\[\d*G)?(?:\x1b\[0J)?humble-ai> /g,
+      '(see /mcp)\n',
+    );
+    const prompts = shown.split(/humble-ai> |\(0 to cancel\): /).length - 1;
     while (prompts > SCRIPT.length + 1 - lines.length && lines.length) pty.write(`${lines.shift()}\r`);
   });
   return { pid: pty.pid, exited, screen: () => output };

@@ -181,6 +181,8 @@ describe.skipIf(NO_BROWSER)(
           .context()
           .pages()
           .filter((p) => p.url() === url);
+      // The page was opened once by itself when the server asked (as the terminal opens the browser); count after it.
+      await expect.poll(() => tabs().length, { timeout: 10_000 }).toBe(1);
       const before = tabs().length;
       await link.click();
       await expect.poll(() => tabs().length).toBe(before + 1);
