@@ -166,6 +166,8 @@ describe.skipIf(NO_BROWSER)(
         await form().waitFor({ state: 'visible' });
       };
       const url = 'https://accounts.example.com/connect?session=42';
+      // The page opens in tabs of its own (once by itself when the server asks, again on a click): served here.
+      await page.context().route('https://accounts.example.com/**', (route) => route.fulfill({ body: 'ok' }));
       await connect('Connected.');
       await expect
         .poll(() => form().locator('.form-title').textContent())
@@ -175,7 +177,6 @@ describe.skipIf(NO_BROWSER)(
       expect(await link.getAttribute('href')).toBe(url);
       expect(await page.evaluate(() => (document.activeElement as HTMLElement).textContent)).toBe('Done');
       // A click opens it in a tab of its own, which cannot reach back into this page.
-      await page.context().route('https://accounts.example.com/**', (route) => route.fulfill({ body: 'ok' }));
       const tabs = () =>
         page
           .context()
@@ -185,7 +186,7 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => tabs().length, { timeout: 10_000 }).toBe(1);
       const before = tabs().length;
       await link.click();
-      await expect.poll(() => tabs().length).toBe(before + 1);
+      await expect.poll(() => tabs().length, { timeout: 10_000 }).toBe(before + 1);
       expect(
         await tabs()
           .at(-1)!
