@@ -49,6 +49,8 @@ export interface McpServerView {
 /** What the commands may do to the running hac. Implemented by createHac. */
 export interface CommandContext {
   config(): HacConfig;
+  /** The front end's own keys (key, what it does), listed by `/help` after the commands. */
+  keys: readonly (readonly [string, string])[];
   /** Makes a configured model active (by index in models[]) or adds a discovered one as active; saves config.json. */
   setActiveModel(choice: { index: number } | { add: DiscoveredModel }): Promise<ModelConfig>;
   setToolCallMode(mode: ToolCallMode): Promise<void>;

@@ -105,7 +105,14 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
   const arg = rest.join(' ');
   switch (name) {
     case '/help':
-      return { lines: COMMANDS.map((c) => `  ${c.usage.padEnd(30)} ${c.description}`) };
+      return {
+        lines: [
+          ...COMMANDS.map((c) => `  ${c.usage.padEnd(30)} ${c.description}`),
+          ...(ctx.keys.length
+            ? ['', 'Keys:', ...ctx.keys.map(([key, what]) => `  ${key.padEnd(30)} ${what}`)]
+            : []),
+        ],
+      };
     case '/new':
       ctx.newSession();
       return { lines: ['Started a new session.'] };

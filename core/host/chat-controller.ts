@@ -20,7 +20,7 @@ import { chatStatus, exchangeCount } from './chat-status.js';
 import { HeldMessages } from './held-messages.js';
 import type { Elicit } from '../mcp/index.js';
 import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
-import type { Chat, Runtime } from './runtime.js';
+import type { Chat, ChatOptions, Runtime } from './runtime.js';
 import { Questions } from './questions.js';
 import { AttachedImages, gatherMessage, overBudgetLine } from './message-parts.js';
 import { editLast, retry, usePrompt, type ChatParts, type MessageExtras } from './message-commands.js';
@@ -33,14 +33,12 @@ export const BUSY_TEXT = 'Still working on the last message: wait for it, or pre
 const IMAGE_USAGE = 'Usage: /image <path or https address> (attaches a picture to your next message)';
 
 /** How a conversation is driven: by a person at a terminal or a window, or by nobody (one-shot). */
-export interface ChatControllerOptions {
+export interface ChatControllerOptions extends ChatOptions {
   /**
    * Nobody is there to answer (`hac -p`): a tool call runs only with `approveTools` (`--yes`), else it is
    * declined; the model's `ask_user` gets no answer; a command's question is cancelled. Nothing ever waits.
    */
   unattended?: { approveTools: boolean };
-  /** How long streamed text collects before it is handed on: 0 (a terminal) or 16 ms (a window). */
-  deltaBatchMs?: number;
   /** `/resume` shows the end of the conversation it resumed (a window; a terminal keeps its scrollback short). */
   showResumed?: boolean;
   /** What an MCP server asks is shown as one form (a window), not asked one field at a time (a terminal). */
@@ -74,7 +72,7 @@ export class ChatController {
     private readonly runtime: Runtime,
     private readonly options: ChatControllerOptions = {},
   ) {
-    this.chat = runtime.openChat({ deltaBatchMs: options.deltaBatchMs });
+    this.chat = runtime.openChat(options);
     this.questions = new Questions((event) => this.emit(event), runtime.secrets, options);
     this.parts = {
       runtime,

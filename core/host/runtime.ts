@@ -82,6 +82,8 @@ export interface SettingsChange {
 export interface ChatOptions {
   /** How long streamed text collects before the engine hands it on: 0 a terminal, 16 ms a window. */
   deltaBatchMs?: number;
+  /** The front end's own keys (key, what it does), which `/help` lists after the commands. */
+  keys?: readonly (readonly [string, string])[];
 }
 
 /**
@@ -209,6 +211,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     | 'usage'
     | 'rewind'
     | 'undoRewind'
+    | 'keys'
   > = {
     config: () => config,
     async setActiveModel(choice) {
@@ -305,6 +308,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       });
       const commands: CommandContext = {
         ...shared,
+        keys: chatOptions.keys ?? [],
         // What one conversation changes, every other one is told of (their status lines, their next turn).
         async setActiveModel(choice) {
           const active = await shared.setActiveModel(choice);
