@@ -1,4 +1,5 @@
 import type { HacBridge, HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
@@ -69,8 +70,8 @@ export function createAttachments({ chips, button, picker, prompt, bridge }: Att
         const remove = document.createElement('button');
         remove.type = 'button';
         remove.textContent = '×';
-        remove.title = `Remove ${image.name}`;
-        remove.setAttribute('aria-label', `Remove ${image.name}`);
+        remove.title = LABELS.removePicture(image.name);
+        remove.setAttribute('aria-label', remove.title);
         remove.addEventListener('click', () => {
           void bridge.detach(index);
           prompt.focus();

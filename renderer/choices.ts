@@ -1,5 +1,6 @@
 import type { ChatState } from './chat-state.js';
 import type { HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 /**
  * Buttons above the prompt for what can be clicked instead of typed: a question's options (Yes and No for a
@@ -42,9 +43,9 @@ export function createChoices(
           return show(
             event.kind === 'confirm'
               ? [
-                  { label: 'Yes', reply: 'y' },
-                  { label: 'No', reply: 'n' },
-                  { label: 'Always', reply: 'a' },
+                  { label: LABELS.yes, reply: 'y' },
+                  { label: LABELS.no, reply: 'n' },
+                  { label: LABELS.always, reply: 'a' },
                 ]
               : (event.choices ?? []).map((label, i) => ({
                   label: `${i + 1}) ${label}`,
@@ -55,7 +56,7 @@ export function createChoices(
         case 'prompt-withdrawn':
           return show([]);
         case 'exit':
-          return show(event.hacEnded ? [] : [{ label: 'Start a new conversation', reply: '' }]);
+          return show(event.hacEnded ? [] : [{ label: LABELS.newConversation, reply: '' }]);
       }
     },
     dispose: () => element.removeEventListener('click', onClick),

@@ -1,6 +1,7 @@
 import { CODE_MARK_OSC } from './core-types.js';
 import { lineButton } from './line-button.js';
 import type { TranscriptView } from './transcript-view.js';
+import { LABELS } from './labels.js';
 
 /**
  * A Copy button at the right of each code block's label line. The transcript marks where a block starts and, at
@@ -21,12 +22,12 @@ export function createCodeCopy(view: TranscriptView): () => void {
     const code = decodeURIComponent(data.slice(4));
     lineButton(terminal, marker, {
       className: 'copy-code',
-      label: 'Copy',
-      title: 'Copy this code',
+      label: LABELS.copy,
+      title: LABELS.copyTitle,
       onClick: (button) =>
         void navigator.clipboard.writeText(code).then(() => {
-          button.textContent = 'Copied';
-          setTimeout(() => (button.textContent = 'Copy'), 1500);
+          button.textContent = LABELS.copied;
+          setTimeout(() => (button.textContent = LABELS.copy), 1500);
         }),
     });
     return true;

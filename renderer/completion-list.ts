@@ -31,7 +31,6 @@ export function createCompletionList(list: HTMLElement, prompt: HTMLTextAreaElem
     items = [];
     take = undefined;
     prompt.removeAttribute('aria-activedescendant');
-    prompt.setAttribute('aria-expanded', 'false');
   };
   const accept = () => {
     const candidate = items[chosen]?.textContent;
@@ -49,6 +48,8 @@ export function createCompletionList(list: HTMLElement, prompt: HTMLTextAreaElem
   };
   list.addEventListener('pointerdown', onPointerDown);
   prompt.addEventListener('blur', close);
+  // A textarea cannot be a combobox (no aria-expanded on it): it says it offers a list, and which one.
+  prompt.setAttribute('aria-autocomplete', 'list');
   prompt.setAttribute('aria-controls', list.id);
   close();
 
@@ -68,7 +69,6 @@ export function createCompletionList(list: HTMLElement, prompt: HTMLTextAreaElem
       });
       list.replaceChildren(...items);
       list.hidden = false;
-      prompt.setAttribute('aria-expanded', 'true');
       chosen = 0;
       choose(0);
     },

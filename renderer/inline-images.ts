@@ -1,5 +1,6 @@
 import type { Terminal } from '@xterm/xterm';
 import type { HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 type Images = Extract<HostEvent, { type: 'images' }>['images'];
 
@@ -46,7 +47,7 @@ function strip(src: string, name: string, row: number): HTMLImageElement {
   if (row === 0) {
     picture.className = 'transcript-picture';
     picture.alt = name;
-    picture.title = `${name} (click to open)`;
+    picture.title = LABELS.openPicture(name);
   } else {
     picture.className = 'transcript-picture-part';
     picture.alt = '';

@@ -1,4 +1,5 @@
 import type { TranscriptView } from './transcript-view.js';
+import { LABELS } from './labels.js';
 
 /**
  * A "jump to the latest" button over the transcript, shown while the user has scrolled up from the newest lines
@@ -8,8 +9,8 @@ export function createJumpToLatest(view: TranscriptView, focusPrompt: () => void
   const button = document.createElement('button');
   button.type = 'button';
   button.id = 'jump-to-latest';
-  button.textContent = '↓ Latest';
-  button.title = 'Scroll to the newest lines (Ctrl+End)';
+  button.textContent = LABELS.latest;
+  button.title = LABELS.latestTitle;
   button.hidden = true;
   view.element.append(button);
   const update = () => {

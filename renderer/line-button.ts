@@ -9,7 +9,10 @@ export function lineButton(
     label: string;
     /** What a screen reader says for it, when the label is a glyph rather than words. */
     name?: string;
+    /** The tooltip, and otherwise its name: one short word (`Show`) is not enough to tell buttons apart. */
     title: string;
+    /** It opens a menu (a reader says so before it is pressed). */
+    opensMenu?: boolean;
     onClick(element: HTMLButtonElement): void;
   },
 ): IDecoration | undefined {
@@ -21,7 +24,11 @@ export function lineButton(
     made.className = button.className;
     made.textContent = button.label;
     made.title = button.title;
-    if (button.name) made.setAttribute('aria-label', button.name);
+    made.setAttribute('aria-label', button.name ?? button.title);
+    if (button.opensMenu) {
+      made.setAttribute('aria-haspopup', 'menu');
+      made.setAttribute('aria-expanded', 'false');
+    }
     made.addEventListener('click', () => button.onClick(made));
     element.append(made);
   });

@@ -1,6 +1,8 @@
 import type { IDecoration, IMarker } from '@xterm/xterm';
 import type { HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 import { lineButton } from './line-button.js';
+import { createMessageMenu } from './message-menu.js';
 import type { TranscriptView } from './transcript-view.js';
 
 /** A thinking block that can be folded away and opened again. */
@@ -42,7 +44,7 @@ export function createLineMarks(
 ): LineMarks {
   const held = () => conversation.held;
   const { terminal } = view;
-  const menu = messageMenu(onMessage);
+  const menu = createMessageMenu(onMessage);
   const output = dialog.querySelector('pre')!;
   const title = dialog.querySelector('h2')!;
   dialog.querySelector('button')?.addEventListener('click', () => dialog.close());
@@ -76,7 +78,7 @@ export function createLineMarks(
       });
       entry.dimmed?.onRender((element) => {
         element.classList.add('taken-back');
-        element.title = 'Taken back: the model no longer sees this exchange';
+        element.title = LABELS.takenBack;
       });
     });
   };
@@ -86,8 +88,8 @@ export function createLineMarks(
     if (fold) {
       lineButton(terminal, marker, {
         className: 'fold-thinking',
-        label: fold.folded ? 'Show' : 'Hide',
-        title: fold.folded ? 'Show the model’s thinking' : 'Fold the model’s thinking away',
+        label: fold.folded ? LABELS.show : LABELS.hide,
+        title: fold.folded ? LABELS.showThinkingTitle : LABELS.hideThinkingTitle,
         onClick: () => fold.toggle(),
       });
       return;
@@ -103,8 +105,9 @@ export function createLineMarks(
       lineButton(terminal, marker, {
         className: 'message-menu',
         label: '⋯',
-        name: 'Message actions',
-        title: 'Ask again, edit or take back this message',
+        name: LABELS.messageMenu,
+        title: LABELS.messageMenuTitle,
+        opensMenu: true,
         onClick: (button) => menu(button, held().length - 1 - held().indexOf(id), held().includes(id)),
       });
       return;
@@ -112,8 +115,8 @@ export function createLineMarks(
     if (event.type !== 'tool-result') return;
     lineButton(terminal, marker, {
       className: 'show-output',
-      label: 'Show',
-      title: 'Show what the tool returned',
+      label: LABELS.show,
+      title: LABELS.showOutputTitle,
       onClick: () => {
         title.textContent = event.summary;
         output.textContent = event.output;
@@ -122,43 +125,4 @@ export function createLineMarks(
     });
   };
   return { mark, refresh };
-}
-
-/**
- * The small menu of a message: the last one can be asked again, edited or taken back; an earlier one taken back with
- * everything after it (each a command, as if typed). A message already taken back offers nothing.
- */
-function messageMenu(
-  onMessage: (command: string) => void,
-): (near: HTMLElement, after: number, isHeld: boolean) => void {
-  const popup = document.createElement('div');
-  popup.className = 'message-menu-popup';
-  popup.popover = 'auto';
-  document.body.append(popup);
-  const item = (label: string, command?: string) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = label;
-    if (command === undefined) button.disabled = true;
-    else
-      button.addEventListener('click', () => {
-        popup.hidePopover();
-        onMessage(command);
-      });
-    return button;
-  };
-  return (near, after, isHeld) => {
-    popup.replaceChildren(
-      ...(!isHeld
-        ? [item('Already taken back')]
-        : after === 0
-          ? [item('Ask again', '/retry'), item('Edit', '/edit'), item('Take back', '/rewind 1')]
-          : [item(`Take back from here (${after + 1} exchanges)`, `/rewind ${after + 1}`)]),
-    );
-    const box = near.getBoundingClientRect();
-    popup.style.top = `${box.bottom + 2}px`;
-    // Its right edge under the button's, however long its items are.
-    popup.style.right = `${Math.max(0, document.documentElement.clientWidth - box.right)}px`;
-    popup.showPopover();
-  };
 }

@@ -5,6 +5,7 @@ import { createCodeCopy } from './code-copy.js';
 import { keepFocusInside } from './focus-cycle.js';
 import { fontStack, loadGridFont } from './fonts.js';
 import { createJumpToLatest } from './jump-to-latest.js';
+import { labelPage } from './labels.js';
 import { createLineMarks } from './line-marks.js';
 import { createMessageLog } from './message-log.js';
 import type { HacBridge } from './core-types.js';
@@ -28,6 +29,7 @@ declare global {
 
 // The page: a transcript above, a prompt below, a status line under it, wired to one conversation's bridge.
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+labelPage(byId);
 document.documentElement.style.setProperty('--font', fontStack(navigator.languages));
 await loadGridFont();
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl(), () => comeBack());

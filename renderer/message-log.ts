@@ -1,4 +1,5 @@
 import type { HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 /** Messages kept for a screen reader: the transcript's scrollback holds about as many. */
 const KEPT = 400;
@@ -21,10 +22,7 @@ export function createMessageLog(element: HTMLElement) {
     const whole = text.trim();
     if (!whole) return;
     const rest = whole.length - MESSAGE_CHARS;
-    const said =
-      rest > 0
-        ? `${whole.slice(0, MESSAGE_CHARS)} … (${rest.toLocaleString('en-US')} more characters, in the transcript and the session file)`
-        : whole;
+    const said = rest > 0 ? `${whole.slice(0, MESSAGE_CHARS)} … ${LABELS.moreCharacters(rest)}` : whole;
     const article = document.createElement('article');
     article.setAttribute('aria-label', label);
     const paragraph = document.createElement('p');
@@ -36,26 +34,26 @@ export function createMessageLog(element: HTMLElement) {
   const react = (event: HostEvent) => {
     switch (event.type) {
       case 'input':
-        if (!event.reply) add('You', event.text);
+        if (!event.reply) add(LABELS.you, event.text);
         return;
       case 'thinking-delta':
         thinking += event.text;
         return;
       case 'thinking-end':
-        add('Thinking', thinking);
+        add(LABELS.thinking, thinking);
         thinking = '';
         return;
       case 'text-delta':
         answer += event.text;
         return;
       case 'tool-result':
-        add('Tool result', event.summary);
+        add(LABELS.toolResult, event.summary);
         return;
       case 'error':
-        add('Error', event.message);
+        add(LABELS.error, event.message);
         return;
       case 'turn-end':
-        add('Answer', answer);
+        add(LABELS.answer, answer);
         answer = '';
         return;
     }

@@ -4,6 +4,7 @@ import { PastedText, PasteFolds, type HacBridge, type HostEvent } from './core-t
 import { HistoryWalker, promptAction } from './prompt-keys.js';
 import type { StatusLine } from './status-line.js';
 import type { TranscriptView } from './transcript-view.js';
+import { LABELS } from './labels.js';
 
 /** Where the tab keeps what is typed but not sent. */
 const DRAFT_KEY = 'hac-draft';
@@ -203,7 +204,7 @@ export function createPromptInput({
         asked = event.type === 'form' ? 'form' : event.kind;
       if (event.type === 'prompt')
         textarea.placeholder =
-          event.kind === 'confirm' ? 'Y, N or A (always)' : event.kind === 'choice' ? 'a number' : '';
+          event.kind === 'confirm' ? LABELS.confirmHint : event.kind === 'choice' ? LABELS.choiceHint : '';
       else if (event.type === 'input' || event.type === 'prompt-withdrawn') textarea.placeholder = '';
       else if (event.type === 'exit') textarea.disabled = true;
       else if (event.type === 'draft') {

@@ -1,4 +1,5 @@
 import type { FormReply, HacBridge, HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 type FormEvent = Extract<HostEvent, { type: 'form' }>;
 type Field = FormEvent['fields'][number];
@@ -74,12 +75,14 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
     shown = event;
     const title = document.createElement('p');
     title.className = 'form-title';
-    const asks = event.url ? 'asks you to open a page' : 'asks';
-    title.textContent = `MCP server "${event.server}" ${asks}: ${event.message}`;
+    title.textContent = (event.url ? LABELS.serverAsksToOpen : LABELS.serverAsks)(
+      event.server,
+      event.message,
+    );
     const buttons = document.createElement('div');
     buttons.className = 'form-buttons';
-    const submit = button(event.url ? 'Done' : 'Submit', 'submit');
-    buttons.append(submit, button('Decline', 'decline'), button('Cancel', 'cancel'));
+    const submit = button(event.url ? LABELS.done : LABELS.submit, 'submit');
+    buttons.append(submit, button(LABELS.decline, 'decline'), button(LABELS.cancel, 'cancel'));
     const body = event.url
       ? [pageLink(event.url, bridge)]
       : event.fields.map((f) => fieldRow(f, event.errors?.[f.name]));
@@ -204,7 +207,7 @@ function inputFor(field: Field): HTMLElement {
   if (field.kind === 'number') input.step = 'any';
   if (field.minimum !== undefined) input.min = String(field.minimum);
   if (field.maximum !== undefined) input.max = String(field.maximum);
-  if (field.format === 'date-time') input.placeholder = 'YYYY-MM-DDTHH:MM:SSZ';
+  if (field.format === 'date-time') input.placeholder = LABELS.dateTimeHint;
   if (field.default !== undefined) input.value = String(field.default);
   input.autocomplete = 'off';
   input.spellcheck = false;

@@ -1,4 +1,5 @@
 import type { HacBridge, SessionView } from './core-types.js';
+import { LABELS } from './labels.js';
 
 /** How long typing pauses before the list searches (each key would otherwise search). */
 const SEARCH_PAUSE_MS = 120;
@@ -21,8 +22,8 @@ export function createSessionList(
 ): SessionList {
   const search = document.createElement('input');
   search.type = 'search';
-  search.placeholder = 'Search sessions (all the words)';
-  search.setAttribute('aria-label', 'Search sessions');
+  search.placeholder = LABELS.searchSessionsHint;
+  search.setAttribute('aria-label', LABELS.searchSessions);
   search.spellcheck = false;
   const list = document.createElement('ul');
   list.className = 'session-items';
@@ -31,7 +32,7 @@ export function createSessionList(
   note.setAttribute('aria-live', 'polite');
   const close = document.createElement('button');
   close.type = 'button';
-  close.textContent = 'Close';
+  close.textContent = LABELS.close;
   dialog.replaceChildren(search, list, note, close);
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,7 +44,7 @@ export function createSessionList(
     list.replaceChildren(...found.map(item));
     // What an action said stays; an empty list says why it is empty.
     if (!found.length && !note.textContent)
-      note.textContent = search.value.trim() ? 'No session holds all those words.' : 'No saved sessions yet.';
+      note.textContent = search.value.trim() ? LABELS.noMatch : LABELS.noSessions;
   };
   const later = () => {
     note.textContent = '';
@@ -66,18 +67,18 @@ export function createSessionList(
     link.download = got.file;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-    note.textContent = `Downloaded ${got.file}.`;
+    note.textContent = LABELS.downloaded(got.file);
   };
 
   const item = (session: SessionView): HTMLLIElement => {
     const li = document.createElement('li');
     li.dataset.name = session.name;
     const title = document.createElement('strong');
-    title.textContent = `${session.title}${session.current ? ' (this window)' : ''}`;
+    title.textContent = `${session.title}${session.current ? LABELS.thisWindow : ''}`;
     const about = document.createElement('small');
     about.textContent = session.unreadable
-      ? `unreadable: ${session.unreadable}`
-      : `${new Date(session.modified).toLocaleString()} · ${session.messages} messages`;
+      ? LABELS.unreadable(session.unreadable)
+      : LABELS.messageCount(new Date(session.modified).toLocaleString(), session.messages);
     li.append(title, about);
     if (session.match) {
       const match = document.createElement('span');
@@ -95,17 +96,17 @@ export function createSessionList(
       actions.append(b);
     };
     if (!session.unreadable) {
-      add('Open', () => void act({ action: 'open', name: session.name }));
-      add('New window', () => void bridge.openWindow(session.name));
-      add('Rename', () => rename(li, title, session));
-      add('Export .md', () => void download(session.name, 'md'));
-      add('Export .json', () => void download(session.name, 'json'));
+      add(LABELS.open, () => void act({ action: 'open', name: session.name }));
+      add(LABELS.newWindow, () => void bridge.openWindow(session.name));
+      add(LABELS.rename, () => rename(li, title, session));
+      add(LABELS.exportMarkdown, () => void download(session.name, 'md'));
+      add(LABELS.exportJson, () => void download(session.name, 'json'));
     }
     // A second click deletes: one slip of the mouse never loses a conversation.
-    add('Delete', (b) => {
+    add(LABELS.delete, (b) => {
       if (b.dataset.sure) return void act({ action: 'delete', name: session.name });
       b.dataset.sure = 'yes';
-      b.textContent = 'Click again to delete';
+      b.textContent = LABELS.deleteSure;
     });
     li.append(actions);
     return li;
@@ -115,7 +116,7 @@ export function createSessionList(
   const rename = (li: HTMLLIElement, title: HTMLElement, session: SessionView) => {
     const field = document.createElement('input');
     field.value = session.title;
-    field.setAttribute('aria-label', 'New title');
+    field.setAttribute('aria-label', LABELS.newTitle);
     field.addEventListener('keydown', (event) => {
       if (event.isComposing || event.keyCode === 229) return;
       if (event.key === 'Escape') {

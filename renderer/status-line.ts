@@ -1,5 +1,6 @@
 import type { ChatState } from './chat-state.js';
 import type { ChatStatus, HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 /** The line under the prompt: the model, the tool mode, MCP servers and what hac is doing; or a hint. */
 export interface StatusLine {
@@ -11,10 +12,8 @@ export interface StatusLine {
 export function createStatusLine(element: HTMLElement, state: ChatState): StatusLine {
   let status: ChatStatus | undefined;
   const show = () => {
-    if (state.ended === 'hac')
-      element.textContent =
-        'hac web has stopped: this tab comes back by itself when it runs again on this port.';
-    else if (state.ended) element.textContent = 'This conversation has ended.';
+    if (state.ended === 'hac') element.textContent = LABELS.webStopped;
+    else if (state.ended) element.textContent = LABELS.ended;
     else if (status) fitStatus(element, statusText(status, state.asking));
   };
   new ResizeObserver(() => show()).observe(element);
@@ -33,8 +32,8 @@ export function createStatusLine(element: HTMLElement, state: ChatState): Status
 const GIVES_WAY = ['workspace: ', 'ctx ', ' tokens', 'tools: ', 'MCP ', 'no MCP'];
 
 /**
- * The status line's parts, the least telling taken away while they do not fit (the workspace first; the model's
- * name is cut last); what hac is doing always shows.
+ * The status line's parts, the least telling taken away while they do not fit on one line (the workspace first);
+ * what is left and still does not fit (a narrow window at a large text zoom) wraps onto a second line, never cut.
  */
 function fitStatus(element: HTMLElement, texts: string[]): void {
   const parts = [...texts];
@@ -48,18 +47,16 @@ function fitStatus(element: HTMLElement, texts: string[]): void {
       }),
     );
   const overflows = () => element.scrollWidth > element.clientWidth;
+  element.classList.add('measuring'); // on one line while the parts are weighed
   draw();
   for (const marker of GIVES_WAY) {
-    if (!overflows()) return;
+    if (!overflows()) break;
     const at = parts.findIndex((text, i) => i > 0 && i < parts.length - 1 && text.includes(marker));
     if (at === -1) continue;
     parts.splice(at, 1);
     draw();
   }
-  while (overflows() && parts.length > 1 && parts[0]!.length > 2) {
-    parts[0] = `${parts[0]!.replace(/…$/, '').slice(0, -2)}…`;
-    draw();
-  }
+  element.classList.remove('measuring');
 }
 
 function gap(): HTMLElement {
@@ -69,16 +66,12 @@ function gap(): HTMLElement {
 }
 
 function statusText(status: ChatStatus, asking: boolean): string[] {
-  const model = status.model ? `${status.model} (${status.provider})` : 'no model: /set-model';
-  const signIn = status.mcp.needSignIn ? ` (${status.mcp.needSignIn} need sign-in: /mcp login)` : '';
+  const model = status.model ? `${status.model} (${status.provider})` : LABELS.noModel;
+  const signIn = status.mcp.needSignIn ? LABELS.needSignIn(status.mcp.needSignIn) : '';
   const mcp = status.mcp.configured
     ? `MCP ${status.mcp.connected}/${status.mcp.configured}${signIn}`
-    : 'no MCP servers';
-  const doing = asking
-    ? 'waiting for your answer (Esc cancels)'
-    : status.busy
-      ? 'working… (Esc cancels)'
-      : 'ready';
+    : LABELS.noServers;
+  const doing = asking ? LABELS.waitingForAnswer : status.busy ? LABELS.working : LABELS.ready;
   const use = [
     ...(status.context !== undefined ? [`ctx ${status.context}%`] : []),
     ...(status.tokens ? [`${tokens(status.tokens)} tokens`] : []),

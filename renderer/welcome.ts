@@ -1,4 +1,5 @@
 import type { ChatStatus, HostEvent } from './core-types.js';
+import { LABELS } from './labels.js';
 
 /**
  * What an empty window shows a new user: the model and MCP servers hac is ready with, and where to start. It goes
@@ -7,11 +8,7 @@ import type { ChatStatus, HostEvent } from './core-types.js';
 export function createWelcome(element: HTMLElement): { react(event: HostEvent): void } {
   const ready = document.createElement('p');
   const hints = document.createElement('ul');
-  for (const [command, what] of [
-    ['/help', 'every command, and what it does'],
-    ['/set-model', 'choose the model (OpenAI, Anthropic, Ollama: config.json in hac’s home folder)'],
-    ['/mcp', 'the MCP servers and their tools (add servers to mcp-servers.json beside config.json)'],
-  ] as const) {
+  for (const [command, what] of LABELS.hints) {
     const item = document.createElement('li');
     const code = document.createElement('code');
     code.textContent = command;
@@ -25,12 +22,11 @@ export function createWelcome(element: HTMLElement): { react(event: HostEvent): 
   const show = () => {
     if (!status) return;
     const servers = status.mcp.configured
-      ? `${status.mcp.connected} of ${status.mcp.configured} MCP servers connected`
-      : 'no MCP servers';
-    if (!status.model && asked)
-      ready.textContent = `No model yet: answer the question above to set one up (${servers}).`;
-    else if (!status.model) ready.textContent = `No model yet: choose one with /set-model; ${servers}.`;
-    else ready.textContent = `Ready with ${status.model} (${status.provider}); ${servers}.`;
+      ? LABELS.serversConnected(status.mcp.connected, status.mcp.configured)
+      : LABELS.noServers;
+    if (!status.model && asked) ready.textContent = LABELS.noModelAsked(servers);
+    else if (!status.model) ready.textContent = LABELS.noModelYet(servers);
+    else ready.textContent = LABELS.readyWith(status.model, status.provider, servers);
   };
   return {
     react(event) {

@@ -59,7 +59,7 @@ describe.skipIf(NO_BROWSER)(
       await waitForTranscript(page, /the connection dropped/);
       await page.waitForFunction(() => document.body.dataset.state !== 'working');
       await page.locator('.message-menu').last().click();
-      await page.getByRole('button', { name: 'Ask again' }).click();
+      await page.getByRole('menuitem', { name: 'Ask again' }).click();
       await waitForTranscript(page, /Answered the cut test\./);
       expect(lastAsked(fake).at(-1)).toBe('cut-test please');
       expect(lastAsked(fake)).toContain('Answered e429.');
@@ -67,7 +67,7 @@ describe.skipIf(NO_BROWSER)(
       expect(await page.locator('.taken-back').count()).toBe(0);
 
       await page.locator('.message-menu').first().click();
-      await page.getByRole('button', { name: 'Take back from here (2 exchanges)' }).click();
+      await page.getByRole('menuitem', { name: 'Take back from here (2 exchanges)' }).click();
       await waitForTranscript(page, /Take them back\? \(1 to do it, 0 to keep them\)/);
       await send(page, '1');
       await waitForTranscript(page, /Took back 2 exchanges\./);

@@ -72,14 +72,6 @@ describe.skipIf(NO_BROWSER)(
         nodes: { nodeId: string; parentId?: string; role?: { value: string }; name?: { value: string } }[];
       };
       const byId = new Map(nodes.map((node) => [node.nodeId, node]));
-      console.log(
-        'AX',
-        JSON.stringify(
-          nodes
-            .filter((n) => /Seoul|Answer|Messages/.test(JSON.stringify(n.name ?? '')))
-            .map((n) => [n.role?.value, n.name?.value, n.nodeId, n.parentId]),
-        ),
-      );
       const spoken = nodes.find(
         (node) =>
           node.role?.value === 'StaticText' && node.name?.value === 'The capital of **Korea** is Seoul.',
@@ -195,6 +187,78 @@ describe.skipIf(NO_BROWSER)(
       await page.keyboard.press('Tab');
       await expect.poll(() => page.locator('#prompt').inputValue()).toBe('/help ');
       expect((await focused()).id).toBe('prompt');
+    });
+
+    it('a-messages-menu-is-a-menu-the-arrows-walk-esc-closes-back-to-its-button-and-enter-chooses', async () => {
+      const { fake, page } = await openWindow(browser, tempDir(), cleanups, { config: { markdown: false } });
+      fake.reply(openaiReply.text(['First answer.']));
+      await send(page, 'my first question');
+      await waitForTranscript(page, /First answer\./);
+      await page.waitForFunction(() => document.body.dataset.state !== 'working');
+      const focused = () =>
+        page.evaluate(() => {
+          const at = document.activeElement!;
+          return `${at.getAttribute('role') ?? at.tagName}:${at.getAttribute('aria-label') ?? at.textContent}`;
+        });
+      const opener = page.getByRole('button', { name: 'Message actions' });
+      // From the prompt with the keyboard only: Shift+Tab reaches the message's button.
+      for (let i = 0; i < 6 && (await focused()) !== 'BUTTON:Message actions'; i++)
+        await page.keyboard.press('Shift+Tab');
+      expect(await focused()).toBe('BUTTON:Message actions');
+      expect(await opener.getAttribute('aria-haspopup')).toBe('menu');
+      expect(await opener.getAttribute('aria-expanded')).not.toBe('true');
+      await page.keyboard.press('Enter');
+      const menu = page.getByRole('menu', { name: 'Message actions' });
+      await menu.waitFor();
+      expect(await opener.getAttribute('aria-expanded')).toBe('true');
+      expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Ask again', 'Edit', 'Take back']);
+      // It opens on its first item; the arrows go round, Home and End to either end.
+      const walk: string[] = [await focused()];
+      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowUp', 'End', 'Home']) {
+        await page.keyboard.press(key);
+        walk.push(await focused());
+      }
+      expect(walk).toEqual(
+        ['Ask again', 'Edit', 'Take back', 'Ask again', 'Take back', 'Take back', 'Ask again'].map(
+          (item) => `menuitem:${item}`,
+        ),
+      );
+      // The menu is one stop: Tab does not walk its items, and the window's Tab does not leave it open.
+      expect(await menu.getByRole('menuitem').evaluateAll((items) => items.map((i) => i.tabIndex))).toEqual([
+        -1, -1, -1,
+      ]);
+      // Esc closes it back to its button (not to the prompt, which is where Esc from a button goes).
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
+      expect(await focused()).toBe('BUTTON:Message actions');
+      expect(await opener.getAttribute('aria-expanded')).toBe('false');
+      // Tab closes it too; then Space opens it, and Enter chooses: Edit puts the message back in the prompt.
+      await page.keyboard.press('Space');
+      await menu.waitFor();
+      await page.keyboard.press('Tab');
+      await menu.waitFor({ state: 'hidden' });
+      expect(await focused()).toBe('BUTTON:Message actions');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#prompt').inputValue()).toBe('my first question');
+      expect(await focused()).toBe('TEXTAREA:Message, command or reply');
+      // A message already taken back says so, and its item is there for a reader though it does nothing.
+      await opener.click();
+      const gone = menu.getByRole('menuitem', { name: 'Already taken back' });
+      await gone.waitFor();
+      expect(await gone.getAttribute('aria-disabled')).toBe('true');
+    });
+
+    it('help-lists-the-windows-keys-after-the-commands', async () => {
+      const { page } = await openWindow(browser, tempDir(), cleanups);
+      await send(page, '/help');
+      const text = await waitForTranscript(page, /Up \/ Down in a menu/);
+      const lines = text.split('\n');
+      const keys = lines.findIndex((line) => line === 'Keys:');
+      expect(keys).toBeGreaterThan(lines.findIndex((line) => line.includes('/exit')));
+      for (const key of ['Tab', 'Esc', 'Ctrl+K (Cmd+K on a Mac)', 'Ctrl+L', 'PageUp / PageDown'])
+        expect(lines.slice(keys).some((line) => line.startsWith(`  ${key} `))).toBe(true);
     });
 
     it('nothing-moves-by-itself-no-animation-no-smooth-scrolling-no-blinking-cursor', async () => {
