@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply } from '../../fakes/openai-fake.js';
@@ -248,6 +249,32 @@ describe.skipIf(NO_BROWSER)(
       const gone = menu.getByRole('menuitem', { name: 'Already taken back' });
       await gone.waitFor();
       expect(await gone.getAttribute('aria-disabled')).toBe('true');
+    });
+
+    it('a-tool-questions-buttons-are-reached-from-the-prompt-with-shift-tab-and-answered-with-space', async () => {
+      const askServer = path.resolve(import.meta.dirname, '../../fixtures/mcp/ask-server.mjs');
+      const { fake, page } = await openWindow(browser, tempDir(), cleanups, {
+        config: { markdown: false, toolCallMode: 'manual' },
+        servers: { ask: { command: process.execPath, args: [askServer] } },
+      });
+      fake.reply(
+        openaiReply.toolCalls([{ id: 'c1', name: 'ask__book_table', arguments: {} }]),
+        openaiReply.text(['Not booked.']),
+      );
+      await send(page, 'book a table');
+      await page.locator('#choices button').first().waitFor();
+      expect(await page.getByRole('group', { name: 'Answers to the question' }).isVisible()).toBe(true);
+      // The answers sit just before the prompt: Shift+Tab walks back through them, and Space answers.
+      const walked: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        await page.keyboard.press('Shift+Tab');
+        walked.push(await page.evaluate(() => document.activeElement!.textContent ?? ''));
+      }
+      expect(walked).toEqual(['Always', 'No', 'Yes']);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Space');
+      await waitForTranscript(page, /MCP call cancelled by user\./);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
     });
 
     it('help-lists-the-windows-keys-after-the-commands', async () => {
