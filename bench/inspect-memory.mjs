@@ -15,16 +15,18 @@ export function freePort() {
   });
 }
 
-/** Evaluates `expression` (which returns JSON text) in the process listening on `port`, and parses the answer. */
-export async function evaluateIn(port, expression) {
+/** One connection to the inspector of the process listening on `port`: `call(method, params)`, then `close()`. */
+async function inspectorSession(port) {
   const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
     socket.onerror = reject;
   });
-  const call = (id, method, params) =>
+  let next = 0;
+  const call = (method, params) =>
     new Promise((resolve, reject) => {
+      const id = ++next;
       socket.onmessage = (event) => {
         const message = JSON.parse(event.data);
         if (message.id !== id) return;
@@ -33,15 +35,21 @@ export async function evaluateIn(port, expression) {
       };
       socket.send(JSON.stringify({ id, method, params }));
     });
+  return { call, close: () => socket.close() };
+}
+
+/** Evaluates `expression` (which returns JSON text) in the process listening on `port`, and parses the answer. */
+export async function evaluateIn(port, expression) {
+  const session = await inspectorSession(port);
   try {
-    const { result, exceptionDetails } = await call(1, 'Runtime.evaluate', {
+    const { result, exceptionDetails } = await session.call('Runtime.evaluate', {
       expression,
       returnByValue: true,
     });
     if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
     return JSON.parse(result.value);
   } finally {
-    socket.close();
+    session.close();
   }
 }
 
@@ -51,14 +59,9 @@ export async function evaluateIn(port, expression) {
  */
 export async function heapReading(port, { collect = false } = {}) {
   if (collect) {
-    const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-    const socket = new WebSocket(target.webSocketDebuggerUrl);
-    await new Promise((resolve) => (socket.onopen = resolve));
-    await new Promise((resolve) => {
-      socket.onmessage = (event) => JSON.parse(event.data).id === 1 && resolve();
-      socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
-    });
-    socket.close();
+    const session = await inspectorSession(port);
+    await session.call('HeapProfiler.collectGarbage');
+    session.close();
   }
   return evaluateIn(
     port,
@@ -70,23 +73,15 @@ export async function heapReading(port, { collect = false } = {}) {
   );
 }
 
+/** `name file:line` of a profile node's function. */
+const where = (frame) =>
+  `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+
 /** Where a process allocates, sampled between `start()` and `stop()` (collected objects included), by function. */
 export async function allocationSampler(port) {
-  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve) => (socket.onopen = resolve));
-  let next = 0;
-  const call = (method, params) =>
-    new Promise((resolve) => {
-      const id = ++next;
-      socket.onmessage = (event) => {
-        const message = JSON.parse(event.data);
-        if (message.id === id) resolve(message.result);
-      };
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  await call('HeapProfiler.enable');
-  await call('HeapProfiler.startSampling', {
+  const session = await inspectorSession(port);
+  await session.call('HeapProfiler.enable');
+  await session.call('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
@@ -94,17 +89,38 @@ export async function allocationSampler(port) {
   return {
     /** Bytes allocated by each function (self), largest first, as `[bytes, "name file:line"]`. */
     async stop() {
-      const { profile } = await call('HeapProfiler.stopSampling');
-      socket.close();
+      const { profile } = await session.call('HeapProfiler.stopSampling');
+      session.close();
       const by = new Map();
       const walk = (node) => {
-        const frame = node.callFrame;
-        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
-        by.set(key, (by.get(key) ?? 0) + node.selfSize);
+        by.set(where(node.callFrame), (by.get(where(node.callFrame)) ?? 0) + node.selfSize);
         node.children.forEach(walk);
       };
       walk(profile.head);
       return [...by].map(([key, bytes]) => [bytes, key]).sort((a, b) => b[0] - a[0]);
+    },
+  };
+}
+
+/** Where a process's main thread spends its time between `start` and `stop()`, sampled every 250 µs, by function. */
+export async function cpuProfiler(port) {
+  const session = await inspectorSession(port);
+  await session.call('Profiler.enable');
+  await session.call('Profiler.setSamplingInterval', { interval: 250 });
+  await session.call('Profiler.start');
+  return {
+    /** Milliseconds spent in each function itself (idle left out), most first, as `[ms, "name file:line"]`. */
+    async stop() {
+      const { profile } = await session.call('Profiler.stop');
+      session.close();
+      const self = new Map(profile.nodes.map((node) => [node.id, 0]));
+      profile.samples.forEach((id, i) => self.set(id, self.get(id) + (profile.timeDeltas[i] ?? 0) / 1000));
+      const by = new Map();
+      for (const node of profile.nodes) {
+        if (node.callFrame.functionName === '(idle)') continue;
+        by.set(where(node.callFrame), (by.get(where(node.callFrame)) ?? 0) + self.get(node.id));
+      }
+      return [...by].map(([key, ms]) => [ms, key]).sort((a, b) => b[0] - a[0]);
     },
   };
 }

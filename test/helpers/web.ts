@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { startOpenAIFake, type OpenAIFake } from '../fakes/openai-fake.js';
 import { writeCliHome, type CliHomeFiles } from './cli-home.js';
 import { HAC_BIN } from './pty.js';
@@ -80,6 +81,30 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/** What a file of window tests shares: one browser, and what to stop after each test (newest first). */
+export interface ChromiumSuite {
+  browser: () => Browser;
+  cleanups: (() => Promise<unknown>)[];
+}
+
+/** A block of window tests in Debian chromium, launched once; skipped, saying why, where it is not installed. */
+export function describeInChromium(title: string, body: (suite: ChromiumSuite) => void): void {
+  describe.skipIf(NO_BROWSER)(`${title}${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`, () => {
+    let browser: Browser | undefined;
+    const cleanups: ChromiumSuite['cleanups'] = [];
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+    body({ browser: () => browser!, cleanups });
   });
 }
 

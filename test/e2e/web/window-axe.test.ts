@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { openaiReply } from '../../fakes/openai-fake.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { launchChromium, NO_BROWSER, openWindow, send, waitForTranscript } from '../../helpers/web.js';
+import { describeInChromium, openWindow, send, waitForTranscript } from '../../helpers/web.js';
 
 // axe-core, the accessibility checker most audits run, in real Chromium through `hac web`, in both themes and in
 // every state a user meets: an empty window, a Markdown answer, the message menu, a tool's Y/N question, a
@@ -15,10 +15,6 @@ import { launchChromium, NO_BROWSER, openWindow, send, waitForTranscript } from 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const askServer = path.resolve(import.meta.dirname, '../../fixtures/mcp/ask-server.mjs');
 const tempDir = useTempDir('hac-axe-');
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 interface Found {
   id: string;
@@ -54,67 +50,56 @@ const MARKDOWN = [
   '> A quote.\n\n- one\n- two\n\n```python\nprint("hello")\n```\n',
 ];
 
-describe.skipIf(NO_BROWSER)(
-  `the window under axe-core${NO_BROWSER ? ` (skipped: ${NO_BROWSER})` : ''}`,
-  () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
+describeInChromium('the window under axe-core', ({ browser, cleanups }) => {
+  it.each(['dark', 'light'] as const)(
+    'no-finding-of-any-impact-in-any-state-of-the-%s-theme',
+    async (scheme) => {
+      const { fake, page } = await openWindow(
+        browser(),
+        tempDir(),
+        cleanups,
+        {
+          config: { markdown: true, toolCallMode: 'manual' },
+          servers: { ask: { command: process.execPath, args: [askServer] } },
+        },
+        { colorScheme: scheme, viewport: { width: 1000, height: 700 } },
+      );
+      const states: Record<string, Found[]> = {};
+      await page.waitForFunction(() =>
+        /connected/.test(document.getElementById('welcome')!.textContent ?? ''),
+      );
+      states.empty = await audit(page);
 
-    it.each(['dark', 'light'] as const)(
-      'no-finding-of-any-impact-in-any-state-of-the-%s-theme',
-      async (scheme) => {
-        const { fake, page } = await openWindow(
-          browser,
-          tempDir(),
-          cleanups,
-          {
-            config: { markdown: true, toolCallMode: 'manual' },
-            servers: { ask: { command: process.execPath, args: [askServer] } },
-          },
-          { colorScheme: scheme, viewport: { width: 1000, height: 700 } },
-        );
-        const states: Record<string, Found[]> = {};
-        await page.waitForFunction(() =>
-          /connected/.test(document.getElementById('welcome')!.textContent ?? ''),
-        );
-        states.empty = await audit(page);
+      fake.reply(openaiReply.thinking(['Looking it up.'], MARKDOWN));
+      await send(page, 'Tell me about Seoul');
+      await waitForTranscript(page, /print\("hello"\)/);
+      await page.waitForFunction(() => document.body.dataset.state !== 'working');
+      states.answer = await audit(page);
 
-        fake.reply(openaiReply.thinking(['Looking it up.'], MARKDOWN));
-        await send(page, 'Tell me about Seoul');
-        await waitForTranscript(page, /print\("hello"\)/);
-        await page.waitForFunction(() => document.body.dataset.state !== 'working');
-        states.answer = await audit(page);
+      await page.getByRole('button', { name: 'Message actions' }).click();
+      await page.getByRole('menu').waitFor();
+      states.menu = await audit(page);
+      await page.keyboard.press('Escape');
 
-        await page.getByRole('button', { name: 'Message actions' }).click();
-        await page.getByRole('menu').waitFor();
-        states.menu = await audit(page);
-        await page.keyboard.press('Escape');
+      fake.reply(
+        openaiReply.toolCalls([{ id: 'c1', name: 'ask__book_table', arguments: {} }]),
+        openaiReply.text(['Booked.']),
+      );
+      await send(page, 'book a table');
+      await page.locator('#choices button').first().waitFor();
+      states.question = await audit(page);
 
-        fake.reply(
-          openaiReply.toolCalls([{ id: 'c1', name: 'ask__book_table', arguments: {} }]),
-          openaiReply.text(['Booked.']),
-        );
-        await send(page, 'book a table');
-        await page.locator('#choices button').first().waitFor();
-        states.question = await audit(page);
+      await send(page, 'y');
+      await page.locator('#server-form').waitFor({ state: 'visible' });
+      states.form = await audit(page);
+      await page.keyboard.press('Escape');
+      await waitForTranscript(page, /Booked\./);
 
-        await send(page, 'y');
-        await page.locator('#server-form').waitFor({ state: 'visible' });
-        states.form = await audit(page);
-        await page.keyboard.press('Escape');
-        await waitForTranscript(page, /Booked\./);
+      await page.getByRole('button', { name: 'Sessions' }).click();
+      await page.locator('#sessions li').first().waitFor();
+      states.sessions = await audit(page);
 
-        await page.getByRole('button', { name: 'Sessions' }).click();
-        await page.locator('#sessions li').first().waitFor();
-        states.sessions = await audit(page);
-
-        expect(states).toEqual({ empty: [], answer: [], menu: [], question: [], form: [], sessions: [] });
-      },
-    );
-  },
-);
+      expect(states).toEqual({ empty: [], answer: [], menu: [], question: [], form: [], sessions: [] });
+    },
+  );
+});
