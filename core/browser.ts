@@ -1,7 +1,7 @@
 // What a page may import from the core (the renderer bundles it): the transcript, so a window prints exactly
 // what the CLI prints, and the types of the bridge and its events. No `node:` module is reachable from here.
 export { TranscriptRenderer } from './transcript/transcript.js';
-export { ANSI_STYLES } from './transcript/styles.js';
+export { ANSI_STYLES, PLAIN_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { CODE_MARK_OSC } from './transcript/markdown-stream.js';
 export type { HostEvent, ChatStatus } from './types/host-event.js';

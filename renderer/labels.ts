@@ -61,6 +61,10 @@ export const LABELS = {
   thinking: 'Thinking',
   answer: 'Answer',
   toolResult: 'Tool result',
+  toolCall: 'Tool call',
+  question: 'Question',
+  output: 'Output',
+  notice: 'Notice',
   error: 'Error',
   moreCharacters: (count: number) =>
     `(${count.toLocaleString('en-US')} more characters, in the transcript and the session file)`,

@@ -1,4 +1,4 @@
-import type { HostEvent } from './core-types.js';
+import { PLAIN_STYLES, TranscriptRenderer, type HostEvent } from './core-types.js';
 import { LABELS } from './labels.js';
 
 /** Messages kept for a screen reader: the transcript's scrollback holds about as many. */
@@ -9,15 +9,33 @@ const KEPT = 400;
  */
 const MESSAGE_CHARS = 20_000;
 
+/** What the transcript prints besides the answers, said to a reader in the same words: label by event. */
+const SAID: Partial<Record<HostEvent['type'], string>> = {
+  'tool-call': LABELS.toolCall,
+  prompt: LABELS.question,
+  question: LABELS.question,
+  'command-output': LABELS.output,
+  notice: LABELS.notice,
+  'tool-skipped': LABELS.notice,
+  retry: LABELS.notice,
+  'context-trimmed': LABELS.notice,
+  busy: LABELS.notice,
+  'mcp-status': LABELS.notice,
+  fatal: LABELS.error,
+};
+
 /**
  * What a screen reader reads of the conversation. xterm's rows are a grid of 80-column fragments, hidden from
  * assistive technology, so each finished message is also written here as text: one article per message, labelled
- * (you, the answer, the model's thinking, a tool's result, an error), which a reader walks with its usual keys. The
- * list is a log, a polite live region: an answer is announced once it is complete, never token by token.
+ * (you, the answer, the model's thinking, a tool's call and result, a question, a command's output, a notice, an
+ * error), one paragraph a line, which a reader walks with its usual keys. The list is a log, a polite live region:
+ * an answer is announced once it is complete, never token by token.
  */
 export function createMessageLog(element: HTMLElement) {
   let answer = '';
   let thinking = '';
+  /** The transcript's own words for everything but the answers, without colours. */
+  const words = new TranscriptRenderer(PLAIN_STYLES);
   const add = (label: string, text: string) => {
     const whole = text.trim();
     if (!whole) return;
@@ -25,13 +43,17 @@ export function createMessageLog(element: HTMLElement) {
     const said = rest > 0 ? `${whole.slice(0, MESSAGE_CHARS)} … ${LABELS.moreCharacters(rest)}` : whole;
     const article = document.createElement('article');
     article.setAttribute('aria-label', label);
-    const paragraph = document.createElement('p');
-    paragraph.textContent = said;
-    article.append(paragraph);
+    for (const line of said.split('\n')) {
+      const paragraph = document.createElement('p');
+      paragraph.textContent = line;
+      article.append(paragraph);
+    }
     element.append(article);
     while (element.childElementCount > KEPT) element.firstElementChild?.remove();
   };
   const react = (event: HostEvent) => {
+    const label = SAID[event.type];
+    if (label) return add(label, words.render(event));
     switch (event.type) {
       case 'input':
         if (!event.reply) add(LABELS.you, event.text);

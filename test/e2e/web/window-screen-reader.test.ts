@@ -256,9 +256,22 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
       walked.push(await page.evaluate(() => document.activeElement!.textContent ?? ''));
     }
     expect(walked).toEqual(['Always', 'No', 'Yes']);
+    // A reader hears what is to be called and the question, in the transcript's words, before answering.
+    const log = page.getByRole('log', { name: 'Messages' });
+    const call = log.getByRole('article', { name: 'Tool call' });
+    expect(await call.locator('p').allTextContents()).toEqual([
+      'MCP server: ask',
+      'Tool: book_table: Books a table; asks the user for the details.',
+      'Arguments:',
+      '  {}',
+    ]);
+    expect(await log.getByRole('article', { name: 'Question' }).textContent()).toBe('Call now? (Y/N):');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
     await waitForTranscript(page, /MCP call cancelled by user\./);
+    await expect
+      .poll(() => log.getByRole('article', { name: 'Notice' }).allTextContents())
+      .toContain('MCP call cancelled by user.');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
   });
 
@@ -271,6 +284,12 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
     expect(keys).toBeGreaterThan(lines.findIndex((line) => line.includes('/exit')));
     for (const key of ['Tab', 'Esc', 'Ctrl+K (Cmd+K on a Mac)', 'Ctrl+L', 'PageUp / PageDown'])
       expect(lines.slice(keys).some((line) => line.startsWith(`  ${key} `))).toBe(true);
+    // A reader gets the same list, a paragraph a line, from the message log.
+    const output = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Output' });
+    const said = await output.locator('p').allTextContents();
+    expect(said[0]).toMatch(/^\/help +Show the commands\.$/);
+    expect(said).toContain('Keys:');
+    expect(said.length).toBeGreaterThan(30);
   });
 
   it('nothing-moves-by-itself-no-animation-no-smooth-scrolling-no-blinking-cursor', async () => {
