@@ -24,6 +24,15 @@ const SAID: Partial<Record<HostEvent['type'], string>> = {
   fatal: LABELS.error,
 };
 
+/** Events besides those said that end the answer so far (status updates and the like do not). */
+const ENDS_ANSWER = new Set<HostEvent['type']>([
+  'thinking-start',
+  'tool-result',
+  'error',
+  'input',
+  'turn-end',
+]);
+
 /**
  * What a screen reader reads of the conversation. xterm's rows are a grid of 80-column fragments, hidden from
  * assistive technology, so each finished message is also written here as text: one article per message, labelled
@@ -52,7 +61,12 @@ export function createMessageLog(element: HTMLElement) {
     while (element.childElementCount > KEPT) element.firstElementChild?.remove();
   };
   const react = (event: HostEvent) => {
+    // The answer so far is a message of its own once anything else is said (a tool call after it, a cancel).
     const label = SAID[event.type];
+    if (answer && (label || ENDS_ANSWER.has(event.type))) {
+      add(LABELS.answer, answer);
+      answer = '';
+    }
     if (label) return add(label, words.render(event));
     switch (event.type) {
       case 'input':
@@ -73,10 +87,6 @@ export function createMessageLog(element: HTMLElement) {
         return;
       case 'error':
         add(LABELS.error, event.message);
-        return;
-      case 'turn-end':
-        add(LABELS.answer, answer);
-        answer = '';
         return;
     }
   };

@@ -275,6 +275,27 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
   });
 
+  it('a-stopped-answer-is-read-as-far-as-it-came-then-that-it-was-cancelled', async () => {
+    const { fake, page } = await openWindow(browser(), tempDir(), cleanups, { config: { markdown: false } });
+    fake.reply(openaiReply.text(['서울은 한국의 수도입니다。', '東京は日本の首都です。'], { end: 'stall' }));
+    await send(page, '수도는?');
+    await waitForTranscript(page, /東京は日本の首都です。/);
+    await page.keyboard.press('Escape');
+    await waitForTranscript(page, /Response cancelled\./);
+    const log = page.getByRole('log', { name: 'Messages' });
+    await expect
+      .poll(() =>
+        log
+          .getByRole('article')
+          .evaluateAll((all) => all.map((a) => `${a.getAttribute('aria-label')}: ${a.textContent}`)),
+      )
+      .toEqual([
+        'You: 수도는?',
+        'Answer: 서울은 한국의 수도입니다。東京は日本の首都です。',
+        'Notice: Response cancelled.',
+      ]);
+  });
+
   it('help-lists-the-windows-keys-after-the-commands', async () => {
     const { page } = await openWindow(browser(), tempDir(), cleanups);
     await send(page, '/help');
