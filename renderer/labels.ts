@@ -18,7 +18,6 @@ export const LABELS = {
   attach: 'Attach a picture',
   attachTitle: 'Attach a picture (or paste or drop one)',
   stop: '■ Stop',
-  stopName: 'Stop the answer',
   stopTitle: 'Stop the answer (Esc)',
   messages: 'Messages',
   toolOutput: 'What the tool returned',
@@ -142,11 +141,11 @@ export function labelPage(byId: (id: string) => HTMLElement): void {
   name('prompt', LABELS.prompt);
   name('sessions-button', LABELS.sessions, LABELS.sessionsTitle);
   name('attach', LABELS.attach, LABELS.attachTitle);
-  name('stop', LABELS.stopName, LABELS.stopTitle);
   name('status', LABELS.status);
   name('messages', LABELS.messages);
   name('sessions', LABELS.sessions);
   name('tool-output', LABELS.toolOutput);
-  byId('stop').textContent = LABELS.stop;
+  byId('stop').textContent = LABELS.stop; // its name: the word says what it does
+  byId('stop').title = LABELS.stopTitle;
   byId('tool-output').querySelector('button')!.textContent = LABELS.close;
 }
