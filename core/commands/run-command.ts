@@ -8,7 +8,10 @@ import { forgetCommand, memoryCommand, rememberCommand } from './memory-commands
 import { usageCommand } from './usage-command.js';
 import { permissionsCommand } from './permissions-command.js';
 
-/** Every command with its one-line description, in the order /help lists them. */
+/**
+ * Every command with its one-line description, in the order /help lists them; each line fits an 80-column terminal
+ * (a longer one breaks mid-word there), the details are in the README.
+ */
 export const COMMANDS: readonly { name: string; usage: string; description: string }[] = [
   { name: '/help', usage: '/help', description: 'Show the commands.' },
   { name: '/new', usage: '/new', description: 'Start a new session (clears the conversation).' },
@@ -16,80 +19,63 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
   {
     name: '/set-tool-mode',
     usage: '/set-tool-mode [auto|manual]',
-    description: 'Ask before each tool call (manual) or not (auto).',
+    description: 'Ask before each tool call (manual) or not.',
   },
   {
     name: '/mcp',
     usage: '/mcp [login|logout <server>]',
-    description: 'Show MCP servers and their tools; sign in to a remote one, or forget its sign-in.',
+    description: 'MCP servers and their tools; sign in or out.',
   },
   { name: '/toggle-mcp', usage: '/toggle-mcp', description: 'Enable or disable an MCP server.' },
   {
     name: '/permissions',
     usage: '/permissions [remove <n>]',
-    description: 'List the tools allowed without asking (A at the Y/N question); remove one.',
+    description: 'Tools allowed without asking (A); remove one.',
   },
   { name: '/prompts', usage: '/prompts', description: "List the MCP servers' prompts." },
   {
     name: '/prompt',
     usage: '/prompt <server:name> [arg=value]',
-    description: "Send an MCP server's prompt, its arguments filled in.",
+    description: "Send an MCP server's prompt, filled in.",
   },
   {
     name: '/resources',
     usage: '/resources',
-    description: "List the MCP servers' resources (attach one with @server:uri in a message).",
+    description: 'MCP resources (attach one: @server:uri).',
   },
   {
     name: '/sessions',
     usage: '/sessions [words]',
-    description: 'List recent sessions, or those holding all the words.',
+    description: 'Recent sessions, or those with all the words.',
   },
-  {
-    name: '/resume',
-    usage: '/resume [n]',
-    description: 'Continue session n of /sessions, or choose one of the latest.',
-  },
+  { name: '/resume', usage: '/resume [n]', description: 'Continue session n, or choose a recent one.' },
   { name: '/rename', usage: '/rename <title>', description: 'Give this session a title (its file follows).' },
-  {
-    name: '/delete',
-    usage: '/delete <n>',
-    description: 'Move session n of /sessions to the trash (30 days).',
-  },
+  { name: '/delete', usage: '/delete <n>', description: 'Move session n to the trash (kept 30 days).' },
   {
     name: '/export',
     usage: '/export [md|json] [path]',
-    description: 'Write this conversation as Markdown or JSON (current folder by default).',
+    description: 'Save this conversation as Markdown or JSON.',
   },
-  {
-    name: '/retry',
-    usage: '/retry [model]',
-    description: 'Ask again for the last answer (with another configured model, if named).',
-  },
-  {
-    name: '/edit',
-    usage: '/edit',
-    description: 'Take back your last message and put it in the prompt to change.',
-  },
+  { name: '/retry', usage: '/retry [model]', description: 'Ask again (with another model, if named).' },
+  { name: '/edit', usage: '/edit', description: 'Take back your last message to edit it.' },
   { name: '/rewind', usage: '/rewind [n]', description: 'Take back the last n exchanges (1 by default).' },
   {
     name: '/remember',
     usage: '/remember <text>',
-    description: 'Add a line to your memory (memory.md), sent with every request.',
+    description: 'Add a line to your memory (sent every time).',
   },
   {
     name: '/memory',
     usage: '/memory [restore]',
-    description:
-      'Show your memory and the AGENTS.md files in use; restore: undo the last summary of memory.md.',
+    description: 'Memory and AGENTS.md; restore: undo a summary.',
   },
   { name: '/forget', usage: '/forget <n>', description: 'Remove line n of your memory.' },
-  { name: '/usage', usage: '/usage', description: 'Show the tokens used per turn and in this conversation.' },
-  { name: '/tool', usage: '/tool [n]', description: 'Show the last tool results, or result n in full.' },
+  { name: '/usage', usage: '/usage', description: 'Tokens used per turn and in this conversation.' },
+  { name: '/tool', usage: '/tool [n]', description: 'The last tool results, or result n in full.' },
   {
     name: '/image',
     usage: '/image <path|https URL>',
-    description: 'Attach a picture to your next message (also @file.png in a message).',
+    description: 'Attach a picture (or @file.png in a message).',
   },
   { name: '/exit', usage: '/exit', description: 'Close MCP sessions and exit.' },
 ];

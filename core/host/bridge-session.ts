@@ -8,16 +8,17 @@ import { ConfigError, HacError } from '../errors/hac-error.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /** The window's own keys, which `/help` lists after the commands (a keyboard user finds them where the commands are). */
-const WINDOW_KEYS = [
+export const WINDOW_KEYS = [
   ['Enter / Shift+Enter', 'Send / a line break in the message'],
-  ['Up / Down', 'Your earlier lines, from the first / last line of the prompt'],
-  ['Tab', 'Complete a command; on an empty prompt, go to the buttons (Shift+Tab: always)'],
-  ['Esc', 'Cancel an answer or a question; from a button, back to the prompt'],
-  ['Ctrl+C (Cmd+C on a Mac)', 'Copy the selection; else cancel, or clear the prompt (twice: end)'],
+  ['Up / Down', 'Earlier lines (from the first / last line)'],
+  ['Tab', 'Complete a command; empty prompt: the buttons'],
+  ['Shift+Tab', 'From the prompt to the buttons, backwards'],
+  ['Esc', 'Cancel an answer or question; back to prompt'],
+  ['Ctrl+C (Cmd+C on a Mac)', 'Copy; else cancel or clear (twice: end)'],
   ['Ctrl+K (Cmd+K on a Mac)', 'Sessions: search, open, rename, export, delete'],
   ['Ctrl+L', 'Clear the screen (the conversation stays)'],
-  ['PageUp / PageDown', 'Scroll the transcript (Ctrl+Home / Ctrl+End: to the top / the end)'],
-  ['Up / Down in a menu', 'Move between its items; Enter chooses, Esc closes'],
+  ['PageUp / PageDown', 'Scroll (Ctrl+Home / Ctrl+End: top / end)'],
+  ['Up / Down in a menu', 'Move; Enter chooses, Esc closes'],
 ] as const;
 
 /** Where a window's conversation comes from: the shared runtime, or why there is none (a broken config.json). */
