@@ -8,9 +8,10 @@ import { useTempDir } from '../../helpers/temp-home.js';
 import { describeInChromium, openWindow, send, waitForTranscript } from '../../helpers/web.js';
 
 // axe-core, the accessibility checker most audits run, in real Chromium through `hac web`, in both themes and in
-// every state a user meets: an empty window, a Markdown answer, the message menu, a tool's Y/N question, a
-// server's form and the session list. Nothing may be found in any of them: not only nothing serious or critical
-// (what an audit fails), but no moderate or minor finding either (a missing heading, content outside landmarks).
+// every state a user meets: an empty window, a Markdown answer, the message menu, a tool's Y/N question, a server's
+// form (and the same form sent back with errors), what a tool returned, the session list (and a rename). Nothing may
+// be found in any of them: not only nothing serious or critical (what an audit fails), but no moderate or minor
+// finding either (a missing heading, content outside landmarks).
 // Evaluated through the debugging protocol: the page's own policy lets no script in but its own.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const askServer = path.resolve(import.meta.dirname, '../../fixtures/mcp/ask-server.mjs');
@@ -92,14 +93,40 @@ describeInChromium('the window under axe-core', ({ browser, cleanups }) => {
       await send(page, 'y');
       await page.locator('#server-form').waitFor({ state: 'visible' });
       states.form = await audit(page);
+      // The same form sent back with what is wrong (fields marked invalid, their messages beside them).
+      await page.locator('#server-form input[name="name"]').fill('Kim');
+      await page.locator('#server-form input[name="party"]').fill('40');
+      await page.locator('#server-form input[name="date"]').fill('2026-12-24');
+      await page.locator('#server-form button[data-action="submit"]').click();
+      await page.locator('#server-form [aria-invalid="true"]').first().waitFor();
+      states.formErrors = await audit(page);
       await page.keyboard.press('Escape');
       await waitForTranscript(page, /Booked\./);
+
+      // What the tool returned, in its dialog.
+      await page.getByRole('button', { name: 'Show what the tool returned' }).click();
+      await page.locator('#tool-output[open]').waitFor();
+      states.toolOutput = await audit(page);
+      await page.keyboard.press('Escape');
 
       await page.getByRole('button', { name: 'Sessions' }).click();
       await page.locator('#sessions li').first().waitFor();
       states.sessions = await audit(page);
+      await page.locator('#sessions li').first().getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('textbox', { name: 'New title' }).waitFor();
+      states.rename = await audit(page);
 
-      expect(states).toEqual({ empty: [], answer: [], menu: [], question: [], form: [], sessions: [] });
+      expect(states).toEqual({
+        empty: [],
+        answer: [],
+        menu: [],
+        question: [],
+        form: [],
+        formErrors: [],
+        toolOutput: [],
+        sessions: [],
+        rename: [],
+      });
     },
   );
 });
