@@ -5,6 +5,7 @@ import {
   type KeyInfo,
   type PromptState,
 } from '../../../renderer/prompt-keys.js';
+import { PROMPT_AT_REST } from './prompt-state.js';
 
 const key = (k: Partial<KeyInfo> & { key: string }): KeyInfo => ({
   code: k.key === 'Enter' ? 'Enter' : k.key,
@@ -16,13 +17,7 @@ const key = (k: Partial<KeyInfo> & { key: string }): KeyInfo => ({
   altKey: false,
   ...k,
 });
-const state: PromptState = {
-  caretOnFirstLine: true,
-  caretOnLastLine: true,
-  hasSelection: false,
-  mac: false,
-  empty: false,
-};
+const state: PromptState = PROMPT_AT_REST;
 
 describe('prompt keys (R-DESK-2, R-DESK-3)', () => {
   it('PageUp/PageDown (with Shift too) and Ctrl+Home/End scroll the transcript; not while composing', () => {

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { promptAction, type KeyInfo, type PromptState } from '../../../renderer/prompt-keys.js';
+import { PROMPT_AT_REST } from './prompt-state.js';
 
 /** One event as Chromium delivers it to the textarea (only keydowns reach the controller; the rest is context). */
 type Recorded =
   | { type: 'compositionstart' | 'compositionend'; data?: string }
   | { type: 'keydown' | 'keyup'; key: string; code: string; keyCode: number; isComposing: boolean };
 
-const state: PromptState = {
-  caretOnFirstLine: true,
-  caretOnLastLine: true,
-  hasSelection: false,
-  mac: false,
-  empty: false,
-};
+const state: PromptState = PROMPT_AT_REST;
 const down = (key: string, code: string, keyCode: number, isComposing: boolean): Recorded => ({
   type: 'keydown',
   key,
