@@ -37,7 +37,16 @@ const view = createTranscriptView(byId('transcript'), (url) => void bridge.openL
 const state = createChatState(document.body);
 const output = createTranscriptOutput(
   view,
-  createLineMarks(view, byId('tool-output'), (command) => void bridge.submit(command), state),
+  createLineMarks(
+    view,
+    byId('tool-output'),
+    // A message's menu sends its command as if typed, and the prompt has the keyboard again.
+    (command) => {
+      void bridge.submit(command);
+      byId('prompt').focus();
+    },
+    state,
+  ),
 );
 const status = createStatusLine(byId('status'), state);
 const messages = createMessageLog(byId('messages'));

@@ -7,7 +7,7 @@ export type OpenMessageMenu = (button: HTMLButtonElement, after: number, isHeld:
  * The small menu of a message, a menu as screen readers and keyboards know one: the last message can be asked
  * again, edited or taken back; an earlier one taken back with everything after it (each a command, as if typed);
  * one already taken back offers nothing. It opens with its first item focused; Up/Down (round), Home/End move,
- * Enter/Space choose, and Esc or Tab close it, back to its button.
+ * Enter/Space choose (the prompt has the keyboard again), and Esc or Tab close it, back to its button.
  */
 export function createMessageMenu(onMessage: (command: string) => void): OpenMessageMenu {
   const popup = document.createElement('div');
@@ -20,9 +20,11 @@ export function createMessageMenu(onMessage: (command: string) => void): OpenMes
   let opener: HTMLButtonElement | undefined;
 
   const items = () => [...popup.querySelectorAll<HTMLButtonElement>('[role="menuitem"]')];
+  // Closed without a choice (Esc, Tab), the keyboard goes back to the button; focusing an element inside xterm must
+  // not scroll the transcript under the reader.
   const close = () => {
     popup.hidePopover();
-    opener?.focus();
+    opener?.focus({ preventScroll: true });
   };
   const item = (label: string, command?: string) => {
     const button = document.createElement('button');
@@ -34,8 +36,8 @@ export function createMessageMenu(onMessage: (command: string) => void): OpenMes
     if (command === undefined) button.setAttribute('aria-disabled', 'true');
     else
       button.addEventListener('click', () => {
-        close();
-        onMessage(command);
+        popup.hidePopover();
+        onMessage(command); // which brings the keyboard back to the prompt, as after any line sent
       });
     return button;
   };
@@ -49,7 +51,7 @@ export function createMessageMenu(onMessage: (command: string) => void): OpenMes
       Home: 0,
       End: all.length - 1,
     };
-    if (event.key in move) all[move[event.key]!]?.focus();
+    if (event.key in move) all[move[event.key]!]?.focus({ preventScroll: true });
     else if (event.key === 'Escape' || event.key === 'Tab') close();
     else return;
     event.preventDefault(); // Esc here is the menu's, not the window's (which would go to the prompt)
@@ -75,6 +77,6 @@ export function createMessageMenu(onMessage: (command: string) => void): OpenMes
     // Its right edge under the button's, however long its items are.
     popup.style.right = `${Math.max(0, document.documentElement.clientWidth - box.right)}px`;
     popup.showPopover();
-    items()[0]?.focus();
+    items()[0]?.focus({ preventScroll: true });
   };
 }

@@ -180,6 +180,8 @@ describe.skipIf(NO_BROWSER)(
       fake.reply(openaiReply.text(['Rolled back, again.']));
       await page.locator('.message-menu').last().click();
       await page.getByRole('menuitem', { name: 'Ask again' }).click();
+      // Chosen, the menu gives the keyboard back to the prompt, where the next message is typed.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
       await waitForTranscript(page, /Rolled back, again\./);
       expect((fake.requests[1]!.body.messages.at(-1) as { content: string }).content).toBe('roll it back');
       // The first message: taking it back takes everything after it too, after saying what goes.
