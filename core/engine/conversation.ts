@@ -3,6 +3,7 @@ import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
+import { failedNote, NOT_ANSWERED_YET } from './unanswered-notes.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
 
 /** A step on the way to an answer: the model's thinking, or a tool call and what it returned. */
@@ -268,13 +269,22 @@ export class Conversation {
   }
 
   /**
-   * A turn begins: the session file's next rewrite starts now with the question, while the answer is on its way,
-   * so that keeping the answer only writes what it adds (a long conversation's file is megabytes).
+   * A turn begins: the question goes into the session file at once (a crash or `kill -9` mid-answer keeps it), and
+   * the file's next rewrite starts with it while the answer is on its way, so that keeping the answer only writes
+   * what it adds (a long conversation's file is megabytes). Neither holds the request.
    */
   beginTurn(turn: Pick<CompletedTurn, 'user' | 'images' | 'askedAt' | 'model'>): void {
     if (!this.file || !this.session) return;
     const messages = [...this.session.messages, this.userMessage(turn)];
-    this.store.prepareSave?.(this.file, { ...this.session, model: turn.model, messages });
+    // Until its answer comes, the question stands in the file as a failed turn: resumed, `/retry` answers it.
+    const unanswered: SessionMessage = {
+      role: 'assistant',
+      content: failedNote('', NOT_ANSWERED_YET),
+      createdAt: rfc3339Local(turn.askedAt),
+      model: turn.model,
+      status: 'failed',
+    };
+    this.store.prepareSave?.(this.file, { ...this.session, model: turn.model, messages }, unanswered);
   }
 
   /** A turn ended: the rewrite begun for it goes if the turn left nothing to keep (it failed, or was cancelled). */

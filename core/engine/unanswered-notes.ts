@@ -22,6 +22,9 @@ export function cancelledNote(shown: string): string {
   return withShown(shown, CANCELLED_MARK);
 }
 
+/** Why a question in a session file has no answer: hac stopped (a crash, `kill -9`) before it came. */
+export const NOT_ANSWERED_YET = 'hac stopped before the answer came; /retry asks again';
+
 /** The assistant message of a failed turn: the question has no answer yet, and why. */
 export function failedNote(shown: string, error: string): string {
   return withShown(shown, `[no answer: ${error}]`);

@@ -37,10 +37,11 @@ export interface SessionStore {
   /** Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before). */
   save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void>;
   /**
-   * Begins the next save of `file` with the session as it will start (the conversation and a new question), while
-   * the answer is on its way: that save then writes only what it adds. Another prepareSave replaces it.
+   * A question was sent: `file` is rewritten with it and `unanswered` (what stands for its answer until one comes),
+   * so a crash keeps it; the next save, begun meanwhile with the session as it will start, then writes only what
+   * the answer adds. Never awaited by the caller: writes of one file run in order. Another prepareSave replaces it.
    */
-  prepareSave?(file: string, session: SessionFile): void;
+  prepareSave?(file: string, session: SessionFile, unanswered: SessionMessage): void;
   /** The save prepared for `file` will not come (a turn failed or was cancelled): the file stays as it is. */
   dropPreparedSave?(file: string): Promise<void>;
   /** The most recently changed sessions, newest first. */
@@ -75,6 +76,8 @@ export class FileSessionStore implements SessionStore {
   private readonly bytes: SessionBytes;
   /** Saves begun by prepareSave, by file, with the folder's time from before their temp file appeared. */
   private readonly prepared = new Map<string, Promise<{ rewrite: StartedRewrite; before: number }>>();
+  /** The last write of each file under way: the next one starts after it, so an older state never lands last. */
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   /**
    * `secrets`: values never written to a session file, e.g. a key a provider's error quoted. `calls`: how a new
@@ -106,8 +109,36 @@ export class FileSessionStore implements SessionStore {
     return file;
   }
 
-  async save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
-    const prepared = await this.takePrepared(file);
+  save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
+    return this.inOrder(file, async () => this.write(file, session, added, await this.takePrepared(file)));
+  }
+
+  prepareSave(file: string, session: SessionFile, unanswered: SessionMessage): void {
+    void this.dropPreparedSave(file);
+    const question = session.messages.slice(-1);
+    const head = this.bytes.head(session);
+    let begin: (rewrite: { rewrite: StartedRewrite; before: number }) => void = () => undefined;
+    this.prepared.set(file, new Promise((resolve) => (begin = resolve)));
+    const written = this.inOrder(file, async () => {
+      // The question first, whole and atomic; the answer's rewrite begins once it is on disk.
+      try {
+        await this.write(file, { ...session, messages: [...session.messages, unanswered] }, question);
+      } finally {
+        // The folder's time is read before the temp file changes it: the index then stays trusted after the save.
+        const before = await this.index.folderTime().catch(() => -1);
+        begin({ before, rewrite: new StartedRewrite(file, head, 0o600) });
+      }
+    });
+    // A question that could not be written still gets its answer, whose save reports the problem.
+    written.catch(() => undefined);
+  }
+
+  private async write(
+    file: string,
+    session: SessionFile,
+    added?: SessionMessage[],
+    prepared?: { rewrite: StartedRewrite; before: number },
+  ): Promise<void> {
     const before = prepared?.before ?? (await this.index.folderTime());
     const data = this.bytes.encode(session);
     await (prepared ? prepared.rewrite.finish(data) : writeFileAtomic(file, data, { mode: 0o600 }));
@@ -115,15 +146,20 @@ export class FileSessionStore implements SessionStore {
     await this.index.noteWrite(file, redacted, before, added && this.bytes.redactedMessages(added));
   }
 
-  prepareSave(file: string, session: SessionFile): void {
-    void this.dropPreparedSave(file);
-    const data = this.bytes.head(session);
-    // The folder's time is read before the temp file changes it: the index then stays trusted after the save.
-    const before = this.index.folderTime().catch(() => -1);
-    this.prepared.set(
-      file,
-      before.then((time) => ({ before: time, rewrite: new StartedRewrite(file, data, 0o600) })),
-    );
+  /** Runs a write of `file` after the one before it, whatever became of that one. */
+  private inOrder<T>(file: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.writing.get(file) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.writing.set(file, next);
+    const forget = () => {
+      if (this.writing.get(file) === next) this.writing.delete(file);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  /** Every write of `file` begun so far has ended. */
+  private async settled(file: string): Promise<void> {
+    await this.writing.get(file)?.catch(() => undefined);
   }
 
   async dropPreparedSave(file: string): Promise<void> {
@@ -164,6 +200,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async trash(file: string): Promise<void> {
+    await this.settled(file);
     const trash = path.join(this.dir, '.trash');
     await fs.mkdir(trash, { recursive: true, mode: 0o700 });
     const before = await this.index.folderTime();

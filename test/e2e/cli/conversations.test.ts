@@ -233,6 +233,34 @@ describe('nothing the user typed is lost', () => {
     await hac.exited;
   });
 
+  it('kill-9-mid-answer-keeps-the-question-and-a-resumed-retry-answers-it', async () => {
+    const { fake, home, hac, files, sessions, say } = await start();
+    fake.reply(openaiReply.text(['Hello.']), openaiReply.answer({ text: ['Half an answer '], end: 'stall' }));
+    await say('hi', 'Hello.');
+    await say('a question worth keeping', 'Half an answer');
+    // The question is on disk, whole, while its answer streams: nothing hac does after this moment is needed.
+    await expect
+      .poll(() => stored(sessions, files()[0]!).map((m) => m.status ?? m.content))
+      .toEqual(['hi', 'Hello.', 'a question worth keeping', 'failed']);
+    hac.pty.kill('SIGKILL');
+    await hac.exited;
+    fake.reply(openaiReply.text(['The kept question, answered.']));
+    const again = new HacPty(home, ['--resume']);
+    cleanups.push(() => again.kill());
+    await again.waitFor('you: a question worth keeping');
+    await again.waitFor('/retry asks again');
+    const from = await again.waitFor('humble-ai> ');
+    again.write('/retry\r');
+    await again.waitFor('The kept question, answered.', { from });
+    expect(fake.requests.at(-1)!.body.messages.at(-1).content).toBe('a question worth keeping');
+    await expect
+      .poll(() => stored(sessions, files()[0]!).map((m) => m.content))
+      .toEqual(['hi', 'Hello.', 'a question worth keeping', 'The kept question, answered.']);
+    expect(files()).toHaveLength(1);
+    again.write('/exit\r');
+    await again.exited;
+  });
+
   it('retry-after-a-failed-turn-answers-that-question-not-the-one-before-it', async () => {
     const { fake, hac, files, sessions, say } = await start();
     fake.reply(

@@ -73,8 +73,12 @@ describe('/sessions with words', () => {
       ...asked,
       messages: [...asked.messages, { role: 'assistant' as const, content: 'Done.' }],
     };
-    s.prepareSave(b, asked);
-    await new Promise((r) => setTimeout(r, 20));
+    const unanswered = { role: 'assistant' as const, content: '[no answer yet]', status: 'failed' as const };
+    s.prepareSave(b, asked, unanswered);
+    // The question is on disk, whole, before its answer comes (a crash keeps it), marked as not answered yet.
+    await expect
+      .poll(() => (JSON.parse(readFileSync(b, 'utf8')) as typeof answered).messages.slice(-2))
+      .toEqual([asked.messages.at(-1), unanswered]);
     await s.save(b, answered, answered.messages.slice(2));
     const plain = path.join(tempDir(), 'plain');
     const other = new FileSessionStore(plain);
