@@ -73,6 +73,9 @@ export const LABELS = {
   serverAsksToOpen: (server: string, message: string) =>
     `MCP server "${server}" asks you to open a page: ${message}`,
   submit: 'Submit',
+  openPage: 'Open page',
+  pageHost: 'host: ',
+  notOpenable: 'hac opens only http and https addresses: this one is shown, not opened.',
   done: 'Done',
   decline: 'Decline',
   cancel: 'Cancel',

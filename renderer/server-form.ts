@@ -40,8 +40,12 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
   element.addEventListener(
     'click',
     (event) => {
-      const action = (event.target as HTMLElement).closest('button')?.dataset.action;
+      const pressed = (event.target as HTMLElement).closest('button');
+      const action = pressed?.dataset.action;
       if (action === 'decline' || action === 'cancel') reply({ action });
+      if (action !== 'open' || !shown?.url) return;
+      event.preventDefault(); // the button becomes Done now: this click must not also submit
+      openPage(shown.url);
     },
     { signal },
   );
@@ -60,6 +64,17 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
     },
     { signal },
   );
+
+  /** The user said yes to the page: it opens, and the same button now says the page is done. */
+  const openPage = (url: string) => {
+    void bridge.openLink(url);
+    const first = element.querySelector<HTMLButtonElement>('[data-action="open"]');
+    if (!first) return;
+    first.textContent = LABELS.done;
+    first.dataset.action = 'submit';
+    first.type = 'submit';
+    first.focus();
+  };
 
   const show = (event: FormEvent) => {
     // The same form sent back with errors keeps what was typed: only the messages change.
@@ -81,10 +96,13 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
     );
     const buttons = document.createElement('div');
     buttons.className = 'form-buttons';
-    const submit = button(event.url ? LABELS.done : LABELS.submit, 'submit');
+    // A page opens only on the user's word: Open first (or a click on its address), then Done.
+    const submit = event.page?.openable
+      ? button(LABELS.openPage, 'open')
+      : button(event.url ? LABELS.done : LABELS.submit, 'submit');
     buttons.append(submit, button(LABELS.decline, 'decline'), button(LABELS.cancel, 'cancel'));
     const body = event.url
-      ? [pageLink(event.url, bridge)]
+      ? pageRows(event.url, event.page, () => openPage(event.url!))
       : event.fields.map((f) => fieldRow(f, event.errors?.[f.name]));
     element.replaceChildren(title, ...body, buttons);
     element.hidden = false;
@@ -104,27 +122,44 @@ export function createServerForm(element: HTMLFormElement, bridge: HacBridge, do
 }
 
 /**
- * The page a server asks the user to open, as a link that opens it in the browser, its whole address shown so it
- * can be copied where this window's browser is not the user's (a `hac web` reached over SSH).
+ * The page a server asks the user to open: its whole address (a link the user may click: that is a yes, as Open
+ * is), so it can be read first and copied where this window's browser is not the user's (a `hac web` reached over
+ * SSH); its host apart, and a warning about a look-alike host. Nothing opens or loads before the user's word.
  */
-function pageLink(url: string, bridge: HacBridge): HTMLElement {
+function pageRows(url: string, page: FormEvent['page'], open: () => void): HTMLElement[] {
   const row = document.createElement('p');
   row.className = 'form-link';
-  const link = document.createElement('a');
+  const link = document.createElement(page?.openable ? 'a' : 'span');
   link.textContent = url;
-  if (/^https?:\/\//i.test(url)) {
+  if (link instanceof HTMLAnchorElement) {
     link.href = url;
     link.rel = 'noopener noreferrer';
     link.addEventListener('click', (event) => {
       event.preventDefault();
-      void bridge.openLink(url);
+      open();
     });
   }
   row.append(link);
-  return row;
+  const rows = [row];
+  if (page?.host) {
+    const host = document.createElement('p');
+    host.className = 'form-host';
+    const name = document.createElement('strong');
+    name.textContent = page.host;
+    host.append(LABELS.pageHost, name);
+    rows.push(host);
+  }
+  const warnings = [page?.warning, page && !page.openable ? LABELS.notOpenable : undefined];
+  for (const text of warnings.filter(Boolean)) {
+    const warning = document.createElement('p');
+    warning.className = 'form-warning';
+    warning.textContent = text!;
+    rows.push(warning);
+  }
+  return rows;
 }
 
-function button(label: string, action: 'submit' | 'decline' | 'cancel'): HTMLButtonElement {
+function button(label: string, action: 'submit' | 'open' | 'decline' | 'cancel'): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = action === 'submit' ? 'submit' : 'button';
   b.textContent = label;

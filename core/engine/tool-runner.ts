@@ -40,6 +40,11 @@ export const STOPPED_AFTER_ERROR = 'Tool calls are stopped after an error. Answe
 export const DECLINED_TEXT = 'MCP call cancelled by user.';
 export const INVALID_CONFIRMATION = 'Please answer with Y or N (or A: always).';
 
+/** The line for a call that runs without its Y/N because the user answered "always" for its tool once. */
+export function ranWithoutAsking(tool: { server: string; name: string }): string {
+  return `${approvalKey(tool)} ran without asking: always allowed (/permissions).`;
+}
+
 /** The line before the Y/N question that names the third answer. */
 export function alwaysHint(tool: { server: string; name: string }): string {
   return `A: yes, and call ${approvalKey(tool)} without asking from now on (/permissions lists and removes these).`;
@@ -138,9 +143,8 @@ export async function* runToolCall(
   const tool = call.tool;
   // ask_user is a conversation with the user, not an MCP call: no summary, no result line.
   const builtin = isAskUser(tool);
-  const confirm =
-    needsConfirmation(tool, options.mode, options.confirmDestructiveTools) &&
-    !isAllowed(tool, options.allowed);
+  const asks = needsConfirmation(tool, options.mode, options.confirmDestructiveTools);
+  const confirm = asks && !isAllowed(tool, options.allowed);
   if (!builtin)
     yield {
       type: 'tool-call',
@@ -152,6 +156,8 @@ export async function* runToolCall(
       arguments: call.arguments,
       needsConfirmation: confirm,
     };
+  // A call that would have asked says why it did not, so nothing runs unseen.
+  if (asks && !confirm) yield { type: 'notice', level: 'dim', text: ranWithoutAsking(tool) };
   if (confirm) {
     yield { type: 'notice', level: 'dim', text: alwaysHint(tool) };
     for (;;) {

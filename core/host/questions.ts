@@ -6,6 +6,7 @@ import type { HostEvent, InterruptResult, PromptKind } from '../types/host-event
 import type { ElicitationAnswer, ElicitationRequest, FormField } from '../types/elicitation.js';
 import type { FormReply } from './bridge.js';
 import type { EngineQuestion } from './run-turn.js';
+import { pageAddress, type PageAddress } from '../text/page-address.js';
 import { answerLine, askedLine, askInTerminal, Declined, unattendedLine } from './server-questions.js';
 
 /** The prompt before a reply to the model's `ask_user` question. */
@@ -23,7 +24,7 @@ interface PendingQuestion {
   /** A window's whole form: its answer comes through `answerForm`. */
   form?: {
     /** What the window was shown, to check the answers against and send back with their errors. */
-    shown: { server: string; message: string; fields: FormField[]; url?: string };
+    shown: Omit<Extract<HostEvent, { type: 'form' }>, 'type' | 'errors'>;
     resolve(answer: ElicitationAnswer): void;
   };
 }
@@ -165,11 +166,11 @@ export class Questions {
       return { action: 'decline' };
     }
     this.emit({ type: 'notice', level: 'info', text: askedLine(server, request) });
-    if (request.mode === 'url') this.emit({ type: 'open-link', url: request.url });
     const { message } = request;
     const answer = !this.options.wholeForms
       ? await askInTerminal(request, {
           say: (text) => this.emit({ type: 'notice', level: 'info', text }),
+          open: (url) => this.emit({ type: 'open-link', url }),
           ask: (text, field) =>
             this.ask(
               'field',
@@ -180,9 +181,21 @@ export class Questions {
         })
       : request.mode === 'form'
         ? await this.showForm({ server, message, fields: request.fields })
-        : await this.showForm({ server, message, fields: [], url: request.url });
+        : await this.showPage(server, message, pageAddress(request.url));
     this.emit({ type: 'notice', level: 'dim', text: answerLine(server, request, answer) });
     return answer;
+  }
+
+  /** A window's page to open: its buttons open it on the user's word (Open), then say it is done (Done). */
+  private showPage(server: string, message: string, address: PageAddress): Promise<ElicitationAnswer> {
+    const { href, host, warning, openable } = address;
+    return this.showForm({
+      server,
+      message,
+      fields: [],
+      url: href,
+      page: { host, ...(warning && { warning }), openable },
+    });
   }
 
   private showForm(shown: NonNullable<PendingQuestion['form']>['shown']): Promise<ElicitationAnswer> {

@@ -1,5 +1,13 @@
 import { fieldChoices, fieldPrompt, readFieldAnswer, shownValue } from '../mcp/form-fields.js';
 import type { ElicitationAnswer, ElicitationRequest, FieldValue, FormField } from '../types/elicitation.js';
+import { addressLines, pageAddress } from '../text/page-address.js';
+import { approvalText } from '../text/inert-text.js';
+
+/** Asked before a server's page is opened: nothing is opened or fetched without the user's yes. */
+export const OPEN_PAGE_QUESTION = 'Open this page in your browser? (Y/N): ';
+/** Asked once the page is open (or, where hac cannot open it, shown to be opened by hand). */
+export const PAGE_DONE_QUESTION = 'Press Enter once you are done on that page (n declines): ';
+const ANSWER_Y_OR_N = 'Please answer with Y or N.';
 
 /** Thrown by `ask` when the user pressed Escape: the server is told no. */
 export class Declined extends Error {
@@ -13,6 +21,8 @@ export interface FieldDialogue {
   say(text: string): void;
   /** Asks one line; rejects with `Declined` on Escape, with anything else on Ctrl+C (cancel). */
   ask(text: string, field?: FormField): Promise<string>;
+  /** Opens an address in the user's browser: only ever after the user said yes to it. */
+  open(url: string): void;
 }
 
 /**
@@ -26,8 +36,18 @@ export async function askInTerminal(
 ): Promise<ElicitationAnswer> {
   try {
     if (request.mode === 'url') {
-      const reply = await dialogue.ask('Press Enter once you are done on that page (n declines): ');
-      return /^n(o)?$/i.test(reply.trim()) ? { action: 'decline' } : { action: 'accept' };
+      const address = pageAddress(request.url);
+      for (; address.openable;) {
+        const reply = (await dialogue.ask(OPEN_PAGE_QUESTION)).trim();
+        if (/^no?$/i.test(reply)) return { action: 'decline' };
+        if (/^y(es)?$/i.test(reply)) {
+          dialogue.open(address.href);
+          break;
+        }
+        dialogue.say(ANSWER_Y_OR_N);
+      }
+      const reply = await dialogue.ask(PAGE_DONE_QUESTION);
+      return /^no?$/i.test(reply.trim()) ? { action: 'decline' } : { action: 'accept' };
     }
     const content: Record<string, FieldValue> = {};
     for (const field of request.fields) {
@@ -51,11 +71,17 @@ export async function askInTerminal(
   }
 }
 
-/** Who asks and why, before a server's form or page; a page's address on a line of its own, to open or copy. */
+/**
+ * Who asks and why, before a server's form or page. A page's whole address is on a line of its own (to read before
+ * saying yes, or to copy), its host on the next, and a Punycode host is warned about.
+ */
 export function askedLine(server: string, request: ElicitationRequest): string {
-  if (request.mode === 'url')
-    return `MCP server "${server}" asks you to open a page: ${request.message}\n  ${request.url}`;
-  return `MCP server "${server}" asks: ${request.message}`;
+  const who = approvalText(server);
+  if (request.mode === 'url') {
+    const lines = addressLines(pageAddress(request.url)).map((line) => `  ${line}`);
+    return [`MCP server "${who}" asks you to open a page: ${request.message}`, ...lines].join('\n');
+  }
+  return `MCP server "${who}" asks: ${request.message}`;
 }
 
 /** One line saying what the server was told: the values sent (secrets hidden), or no. */

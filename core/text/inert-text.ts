@@ -4,13 +4,20 @@
  * DCS, APC, SOS, PM) starts with one of them, so making each inert makes every sequence inert, also one split
  * across two streamed pieces.
  */
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Characters that draw nothing (zero-width space, joiners, left-to-right and right-to-left marks, word joiner, a
+ * byte-order mark): harmless in prose, but in what the user approves or opens they can hide or glue what is read.
+ */
+const INVISIBLE = /[\u200b-\u200f\u2060\ufeff]/;
+const INVISIBLES = /[\u200b-\u200f\u2060\ufeff]/g;
 
 /**
  * Text hac did not write (a model's answer, a server's description, a provider's error…) as a screen may show it:
  * each control character becomes its visible name (`\x1b`), so `\x1b[2J` is read, not obeyed, and the user sees
- * that something was there. A carriage return is dropped instead (Windows line ends keep their `\n`; a lone one
+ * that something was there. So does each bidirectional override and isolate (`\u202e`), which would reorder what
+ * follows on screen ("Trojan Source"); Arabic and Hebrew prose needs none of them, and keeps its marks. A carriage return is dropped instead (Windows line ends keep their `\n`; a lone one
  * could only move the cursor back over a line hac wrote). A one-cell symbol asked for as emoji (`⚠️`: U+26A0 and
  * VS16) is shown as the symbol: terminals and xterm.js count it one cell but draw the emoji two wide, over the
  * next character. Text with neither comes back as it was.
@@ -25,7 +32,18 @@ export function inertText(text: string): string {
 const NARROW_EMOJI = /([\u00a9\u00ae\u203c-\u3299])\ufe0f/g;
 
 function visibleControl(c: string): string {
-  return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  const code = c.charCodeAt(0);
+  return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Text from outside in what the user approves or opens (a tool's name, description and arguments at a
+ * confirmation, a server's name, an address, a file name): inert, and its invisible characters named too, so what
+ * is read is all that is there.
+ */
+export function approvalText(text: string): string {
+  const shown = inertText(text);
+  return INVISIBLE.test(shown) ? shown.replace(INVISIBLES, visibleControl) : shown;
 }
 
 /**
@@ -47,8 +65,8 @@ export function inertValue<T>(value: T): T {
   return (copy as T | undefined) ?? value;
 }
 
-/** One line of a label (`Tool: …`): text from outside that cannot start a line of its own. */
+/** One line of a label (`Tool: …`): text from outside that cannot start a line of its own, nor hide a character. */
 export function inertLine(text: string, max = 200): string {
-  const line = inertText(text).replace(/\s*\n\s*/g, ' ');
+  const line = approvalText(text).replace(/\s*\n\s*/g, ' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

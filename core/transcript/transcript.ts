@@ -1,6 +1,6 @@
 import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
-import { inertLine, inertText, inertValue } from '../text/inert-text.js';
+import { approvalText, inertLine, inertText, inertValue } from '../text/inert-text.js';
 import { foldedText } from '../text/pasted-text.js';
 import { progressLine } from './progress-line.js';
 import type { EngineEvent } from '../types/engine-event.js';
@@ -190,7 +190,7 @@ export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' 
     event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server,
   );
   const tool = inertLine(event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool);
-  const args = inertText(JSON.stringify(event.arguments, null, 2));
+  const args = approvalText(JSON.stringify(event.arguments, null, 2));
   return [
     `MCP server: ${server}`,
     `Tool: ${tool}`,

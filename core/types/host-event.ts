@@ -81,8 +81,13 @@ export type HostEvent =
       message: string;
       fields: FormField[];
       errors?: Record<string, string>;
-      /** A page to open instead of fields (a payment, a sign-in): answered with Done or Decline. */
+      /**
+       * A page to open instead of fields (a payment, a sign-in), its whole address as it would be opened: opened
+       * only when the user says so (Open), then answered with Done; or Decline.
+       */
       url?: string;
+      /** About that page: its host (shown apart), a warning about it, and whether hac may open it at all. */
+      page?: { host: string; warning?: string; openable: boolean };
     }
   /** Text for the prompt line, to change and send (`/edit`): the front end puts it there, the cursor at its end. */
   | { type: 'draft'; text: string }

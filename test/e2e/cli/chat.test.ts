@@ -121,6 +121,8 @@ describe('hac chat in a pseudo-terminal', () => {
       echo('c2', 'two'),
       openaiReply.text(['echoed two']),
     );
+    const configFile = path.join(hacHome, 'config.json');
+    const before = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
     const hac = start(home);
     await hac.waitFor('humble-ai> ');
     hac.write('use the tool\r');
@@ -133,12 +135,17 @@ describe('hac chat in a pseudo-terminal', () => {
     hac.write('again\r');
     await hac.waitFor('echoed two', { from: first });
     expect(plain(hac.output).slice(first)).not.toContain('Call now?');
-    const config = JSON.parse(readFileSync(path.join(hacHome, 'config.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    expect(config.allowedTools).toEqual(['tools/echo']);
-    expect(config.models).toBeDefined(); // the rest of config.json as it was
+    // What runs without its question still says so.
+    expect(plain(hac.output).slice(first)).toContain(
+      'tools/echo ran without asking: always allowed (/permissions).',
+    );
+    const config = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    // The rest of config.json as it was; the approval kept with the digest of the description it was given for.
+    expect(config).toEqual({
+      ...before,
+      allowedTools: ['tools/echo'],
+      allowedToolDigests: { 'tools/echo': expect.stringMatching(/^[0-9a-f]{16,64}$/) },
+    });
     await hac.say('/permissions', '  1) tools/echo');
     await hac.say('/permissions remove 1', 'tools/echo asks again before each call.');
     fake.reply(echo('c3', 'three'));

@@ -121,7 +121,9 @@ describe('MCP servers that ask, prompts and resources, in the terminal', () => {
     );
     hac.write('connect my account\r');
     await hac.waitFor('MCP server "ask" asks you to open a page: Connect your account');
-    await hac.waitFor('https://accounts.example.com/connect?session=42');
+    await hac.waitFor('https://accounts.example.com/connect?session=42\n  host: accounts.example.com');
+    await hac.waitFor('Open this page in your browser? (Y/N): ');
+    hac.write('y\r');
     await hac.waitFor('Press Enter once you are done on that page (n declines): ');
     hac.write('\r');
     await hac.waitFor('Connected.');

@@ -154,7 +154,7 @@ describe.skipIf(NO_BROWSER)(
       expect(await form().isVisible()).toBe(false);
     });
 
-    it('a-page-to-open-is-a-link-with-done-and-decline', async () => {
+    it('a-page-to-open-opens-only-on-open-then-done-or-decline', async () => {
       const connect = async (answer: string) => {
         fake.reply(
           openaiReply.toolCalls([
@@ -166,33 +166,42 @@ describe.skipIf(NO_BROWSER)(
         await form().waitFor({ state: 'visible' });
       };
       const url = 'https://accounts.example.com/connect?session=42';
-      // The page opens in tabs of its own (once by itself when the server asks, again on a click): served here.
-      await page.context().route('https://accounts.example.com/**', (route) => route.fulfill({ body: 'ok' }));
+      // The page opens in a tab of its own, on the user's word only; every fetch of it is counted here.
+      let fetched = 0;
+      await page.context().route('https://accounts.example.com/**', (route) => {
+        fetched += 1;
+        return route.fulfill({ body: 'ok' });
+      });
       await connect('Connected.');
       await expect
         .poll(() => form().locator('.form-title').textContent())
         .toBe('MCP server "ask" asks you to open a page: Connect your account');
-      // The whole address, to click or to copy (over SSH this browser is not where the page opens).
+      // The whole address, to read first or copy (over SSH this browser is not where the page opens), its host apart.
       const link = form().getByRole('link', { name: url });
       expect(await link.getAttribute('href')).toBe(url);
-      expect(await page.evaluate(() => (document.activeElement as HTMLElement).textContent)).toBe('Done');
-      // A click opens it in a tab of its own, which cannot reach back into this page.
+      expect(await form().locator('.form-host').textContent()).toBe('host: accounts.example.com');
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).textContent)).toBe(
+        'Open page',
+      );
       const tabs = () =>
         page
           .context()
           .pages()
           .filter((p) => p.url() === url);
-      // The page was opened once by itself when the server asked (as the terminal opens the browser); count after it.
+      // Nothing opened or fetched by itself; Open opens it once, in a tab that cannot reach back into this page.
+      expect(tabs()).toHaveLength(0);
+      expect(fetched).toBe(0);
+      await page.getByRole('button', { name: 'Open page' }).click();
       await expect.poll(() => tabs().length, { timeout: 10_000 }).toBe(1);
-      const before = tabs().length;
-      await link.click();
-      await expect.poll(() => tabs().length, { timeout: 10_000 }).toBe(before + 1);
+      expect(fetched).toBe(1);
       expect(
         await tabs()
           .at(-1)!
           .evaluate(() => window.opener),
       ).toBeNull();
       await Promise.all(tabs().map((tab) => tab.close()));
+      // The same button now says the page is done.
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).textContent)).toBe('Done');
       await page.getByRole('button', { name: 'Done' }).click();
       await waitForTranscript(page, /Connected\.\n/);
       expect(lastToolResult()).toBe('Account connection: accept.');
