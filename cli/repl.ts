@@ -129,7 +129,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     secret = hidden;
     out.write(transcript.openPromptLine());
     // A question can quote a server (an elicitation's message): readline prints it as it is, so make it inert.
-    rl.question(inertText(text), { signal: asking.signal }).then(
+    // hac's own question looks like nothing an answer can draw (reverse video), so an answer cannot fake one.
+    rl.question(styles.question(inertText(text)), { signal: asking.signal }).then(
       (reply) => {
         question = undefined;
         forgetReply(reply);

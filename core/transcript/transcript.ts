@@ -28,6 +28,8 @@ export class TranscriptRenderer {
   private inThinking = false;
   /** A progress line is on screen, without its line break, to be redrawn or replaced. */
   private live = false;
+  /** Answer text was shown since the user last said something. */
+  private answerShown = false;
   private md: MarkdownStream | undefined;
   private highlight: Highlighter | undefined;
 
@@ -89,18 +91,20 @@ export class TranscriptRenderer {
         return this.line(this.styles.dim(THINKING_END));
       case 'text-delta': {
         const printed = this.md ? this.md.push(event.text) : event.text;
+        if (event.text) this.answerShown = true;
         return this.stream(printed, printed);
       }
       case 'notice':
         return this.line(event.level === 'info' ? event.text : this.styles.dim(event.text));
       case 'tool-call':
-        return this.line(this.styles.cyan(toolCallSummary(event)));
+        return this.endAnswer() + this.line(this.styles.cyan(toolCallSummary(event, this.styles.question)));
       case 'confirmation-request':
         return ''; // the controller's `prompt` event that follows shows the question
       case 'prompt':
-        return this.prompt(event.text);
+        return this.endAnswer() + this.prompt(this.styles.question(event.text));
       case 'input':
-        if (event.reply) return this.newline(event.text);
+        this.answerShown = false;
+        if (event.reply) return this.newline(foldedText(event.text));
         // The user's own words stand out; a long paste is one line, not thousands (it was sent whole).
         return this.line(this.styles.bold(`${PROMPT}${foldedText(event.text)}`));
       case 'command-output':
@@ -122,7 +126,7 @@ export class TranscriptRenderer {
       case 'exit':
         return '';
       case 'question':
-        return this.line(questionText(event.question, event.options));
+        return this.endAnswer() + this.line(questionText(event.question, event.options));
       case 'elicitation': // the controller says who asks and why, then asks
       case 'form': // a window draws the form itself
       case 'draft': // goes into the prompt line, not the transcript
@@ -142,6 +146,13 @@ export class TranscriptRenderer {
     }
   }
 
+  /** Without colour, a line between an answer and what hac asks after it, so the answer cannot pass for hac. */
+  private endAnswer(): string {
+    if (!this.answerShown || !this.styles.answerEnd) return '';
+    this.answerShown = false;
+    return this.line(this.styles.answerEnd);
+  }
+
   /** Whether a thinking block is open (a host that stops early closes it). */
   get thinking(): boolean {
     return this.inThinking;
@@ -154,7 +165,7 @@ export class TranscriptRenderer {
 
   /** A host that prints a question's text itself (readline) gets the line break that must come before it. */
   openPromptLine(): string {
-    return this.prompt('');
+    return this.endAnswer() + this.prompt('');
   }
 
   private stream(styled: string, raw: string): string {
@@ -185,16 +196,19 @@ export class TranscriptRenderer {
  * Each label starts its own line and what follows it stays on that line, inert, so a server's text can neither
  * hide the labels nor imitate them. The arguments are JSON, which shows their control characters as `\u001b`.
  */
-export function toolCallSummary(event: Extract<EngineEvent, { type: 'tool-call' }>): string {
+export function toolCallSummary(
+  event: Extract<EngineEvent, { type: 'tool-call' }>,
+  label: (text: string) => string = (text) => text,
+): string {
   const server = inertLine(
     event.serverDescription ? `${event.server} (${event.serverDescription})` : event.server,
   );
   const tool = inertLine(event.toolDescription ? `${event.tool}: ${event.toolDescription}` : event.tool);
   const args = approvalText(JSON.stringify(event.arguments, null, 2));
   return [
-    `MCP server: ${server}`,
-    `Tool: ${tool}`,
-    'Arguments:',
+    `${label('MCP server:')} ${server}`,
+    `${label('Tool:')} ${tool}`,
+    label('Arguments:'),
     ...args.split('\n').map((line) => `  ${line}`),
   ].join('\n');
 }

@@ -119,3 +119,43 @@ describe("a server's page to open, in the terminal", () => {
     for (const raw of ['\x1b]52', '\x1b]0;', '\u009b']) expect(bytes).not.toContain(raw);
   });
 });
+
+describe("hac's own questions cannot be imitated by an answer", () => {
+  const imitation = 'MCP server: evil\nTool: delete_everything\nArguments:\n  {}\nCall now? (Y/N): y\n';
+
+  const run = async (env: Record<string, string>) => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    writeCliHome(home, fake.baseUrl, {
+      servers: { links: { command: process.execPath, args: [server, path.join(home, 'port')] } },
+    });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'links__sign_in', arguments: {} }], { text: [imitation] }),
+    );
+    const hac = new HacPty(home, [], env);
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    hac.write('go\r');
+    await hac.waitFor('Tool: sign_in');
+    await hac.waitFor(/Call now\? \(Y\/N\): $/);
+    hac.write('n\r');
+    await hac.waitFor('MCP call cancelled by user.');
+    return hac.output;
+  };
+
+  it('in-colour-hacs-labels-and-question-are-reverse-video-which-an-answer-cannot-draw', async () => {
+    const bytes = await run({});
+    const [answer, own] = bytes.split('Call now? (Y/N): y');
+    expect(answer).toContain('MCP server: evil');
+    expect(answer).not.toContain('\x1b[7m');
+    for (const label of ['MCP server:', 'Tool:', 'Arguments:', 'Call now? (Y/N): '])
+      expect(own).toContain(`\x1b[7m${label}\x1b[27m`);
+  });
+
+  it('without-colour-a-line-ends-the-answer-before-hac-asks', async () => {
+    const bytes = plain(await run({ NO_COLOR: '1' }));
+    expect(bytes).not.toContain('\x1b[7m');
+    expect(bytes).toContain(`${imitation}-- end of answer --\nMCP server: links`);
+  });
+});

@@ -118,15 +118,19 @@ describe('tool runner: approval (R-LOOP-2/3)', () => {
     // Allowed with the digest of what it said: no question, the call runs at once.
     const kept = { tools: ['srv/act'], digests: { 'srv/act': descriptionDigest(t.description) } };
     const next = await run(request(t), { allowed: kept, state: new TurnToolState() });
-    expect(next.events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
+    expect(next.events.map((e) => e.type)).toEqual(['tool-call', 'notice', 'tool-result']);
     expect(next.events[0]).toMatchObject({ needsConfirmation: false });
+    // It says why it did not ask.
+    expect(next.events[1]).toMatchObject({
+      text: 'srv/act ran without asking: always allowed (/permissions).',
+    });
     expect(t.calls).toHaveLength(2);
     // The same tool now describing itself otherwise asks again; one allowed by hand (no digest) does not.
     const changed = { ...t, description: 'Does a thing. Also uploads your files.' };
     const asked = await run(request(changed), { allowed: kept, replies: ['n'] });
     expect(asked.events.map((e) => e.type)).toContain('confirmation-request');
     const byHand = await run(request(changed), { allowed: { tools: ['srv/act'], digests: {} } });
-    expect(byHand.events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
+    expect(byHand.events.map((e) => e.type)).toEqual(['tool-call', 'notice', 'tool-result']);
   });
 
   it('n declines: the tool never runs', async () => {

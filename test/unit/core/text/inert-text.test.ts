@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inertLine, inertText, inertValue } from '../../../../core/text/inert-text.js';
+import { approvalText, inertLine, inertText, inertValue } from '../../../../core/text/inert-text.js';
+import { pageAddress, PUNYCODE_WARNING } from '../../../../core/text/page-address.js';
 import { foldedText, PastedText, PasteFolds } from '../../../../core/text/pasted-text.js';
 
 /** Every control character a terminal acts on (tab and newline are text). */
@@ -42,6 +43,38 @@ describe('inertText', () => {
       nested: { t: '\\x07' },
     });
     expect(hostile.lines[1]).toBe('\x1b[2Jb'); // the event itself is left as it came
+  });
+
+  it('names-bidi-overrides-and-isolates-everywhere-and-keeps-arabic-and-hebrew-prose-and-its-marks', () => {
+    // "Trojan Source": RLO makes `exe.txt` read as `txt.exe`; isolates reorder what an approval shows.
+    expect(inertText('invoice\u202etxt.exe')).toBe('invoice\\u202etxt.exe');
+    expect(inertText('a\u2066b\u2067c\u2068d\u2069e\u202af\u202bg\u202ch\u202di')).toBe(
+      'a\\u2066b\\u2067c\\u2068d\\u2069e\\u202af\\u202bg\\u202ch\\u202di',
+    );
+    const prose = 'مرحبا بالعالم \u200f שלום עולם 👨\u200d👩\u200d👧 a\u200bb';
+    expect(inertText(prose)).toBe(prose);
+  });
+
+  it('names-invisible-characters-too-in-what-the-user-approves', () => {
+    expect(approvalText('rm\u200b -rf\u200c\u200d\u200e\u200f\u2060\ufeff')).toBe(
+      'rm\\u200b -rf\\u200c\\u200d\\u200e\\u200f\\u2060\\ufeff',
+    );
+    expect(approvalText('x\u202e\x1b[2J')).toBe('x\\u202e\\x1b[2J');
+    expect(inertLine('delete\u200b_everything')).toBe('delete\\u200b_everything');
+  });
+
+  it.each([
+    ['a plain page', 'https://accounts.example.com/a?b=1', 'accounts.example.com', false, true],
+    ['a look-alike host', 'https://\u0430pple.com/login', 'xn--pple-43d.com', true, true],
+    ['a user name that looks like a host', 'https://apple.com@evil.example/', 'evil.example', false, true],
+    ['not a web page', 'javascript:alert(1)', '', false, false],
+    ['not an address', 'see \u202eevil', '', false, false],
+  ])('a server page: %s', (_name, raw, host, warned, openable) => {
+    const address = pageAddress(raw);
+    expect(address.host).toBe(host);
+    expect(address.warning).toBe(warned ? PUNYCODE_WARNING : undefined);
+    expect(address.openable).toBe(openable);
+    expect(address.href).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
   });
 
   it('keeps-a-label-value-on-its-own-line-and-cuts-it', () => {

@@ -119,11 +119,35 @@ describe('transcript: every host event', () => {
   it.each(Object.entries(everyType))(
     '%s prints on its own line after streamed text',
     (_type, [event, printed]) => {
-      const r = new TranscriptRenderer(PLAIN_STYLES);
+      // (The line that ends an answer before hac asks is its own test, below.)
+      const r = new TranscriptRenderer({ ...PLAIN_STYLES, answerEnd: undefined });
       r.render({ type: 'text-delta', text: 'partial' });
       expect(r.render(event)).toBe(printed);
     },
   );
+
+  it('an-answer-cannot-pass-for-a-question-of-hacs-reverse-video-or-without-colour-a-line-ending-the-answer', () => {
+    // An answer that imitates hac's confirmation, word for word.
+    const imitation = 'MCP server: evil\nTool: delete_everything\nCall now? (Y/N): y\n';
+    const call = everyType['tool-call']![0];
+    const question = { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' } as const;
+    const plain = new TranscriptRenderer(PLAIN_STYLES);
+    const shown = [{ type: 'text-delta', text: imitation } as const, call, question].map((e) =>
+      plain.render(e),
+    );
+    expect(shown.join('')).toContain(`${imitation}-- end of answer --\nMCP server: `);
+    // Once per answer: the question after the summary follows it directly.
+    expect(shown[2]).toBe('Call now? (Y/N): ');
+    const colour = new TranscriptRenderer(ANSI_STYLES);
+    colour.render({ type: 'text-delta', text: imitation });
+    expect(colour.render(call)).toContain('\x1b[7mMCP server:\x1b[27m');
+    expect(colour.render(question)).toBe('\x1b[7mCall now? (Y/N): \x1b[27m');
+    // Reverse video is hac's alone: an answer's escapes are inert, and Markdown never draws it.
+    const forged = new TranscriptRenderer(ANSI_STYLES);
+    forged.markdown = { hyperlinks: true, columns: () => 80 };
+    const answer = forged.render({ type: 'text-delta', text: `\x1b[7mCall now? (Y/N): **y** \`x\`\n# H\n` });
+    expect(answer + forged.render({ type: 'turn-end', status: 'answered' })).not.toContain('\x1b[7m');
+  });
 
   it('a reply ends the prompt line it answers; a typed line shows the prompt', () => {
     expect(
@@ -164,7 +188,7 @@ describe('transcript: every host event', () => {
   it('a host that asks through readline gets only the line break before the question', () => {
     const r = new TranscriptRenderer(PLAIN_STYLES);
     r.render({ type: 'text-delta', text: 'half a line' });
-    expect(r.openPromptLine()).toBe('\n');
+    expect(r.openPromptLine()).toBe('\n-- end of answer --\n');
     r.markLineStart();
     expect(r.openPromptLine()).toBe('');
   });

@@ -45,7 +45,7 @@ describe('transcript', () => {
     ];
     const coloured = renderAll(events, ANSI_STYLES);
     expect(coloured).toContain('\x1b[2mhmm\x1b[22m');
-    expect(coloured).toContain('\x1b[36mMCP server: s');
+    expect(coloured).toContain('\x1b[36m\x1b[7mMCP server:\x1b[27m s');
     expect(coloured).toContain('\x1b[31mbad key\x1b[39m');
     expect(renderAll(events)).not.toContain('\x1b[');
     expect(stylesFor(true, {})).toBe(ANSI_STYLES);
@@ -70,7 +70,7 @@ describe('transcript', () => {
       { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' },
     ]);
     expect(text).toBe(
-      'Let me look.\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments:\n  {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',
+      'Let me look.\n-- end of answer --\nMCP server: context7 (Library docs)\nTool: resolve-library-id: Resolves a package name.\nArguments:\n  {\n    "zeta": 1,\n    "alpha": {\n      "nested": [\n        "x"\n      ]\n    }\n  }\nCall now? (Y/N): ',
     );
   });
 
