@@ -4,6 +4,7 @@ import path from 'node:path';
 import { assetName, assetsDir, loadSessionImages } from './session-assets.js';
 import type { SessionFile } from './session-file.js';
 import type { MessageImage } from '../types/message.js';
+import { inertControls, inertJson } from '../text/inert-text.js';
 
 /** A step kept with an answer (the engine's TurnStep, as the session file holds it). */
 type Step =
@@ -46,7 +47,8 @@ export function sessionMarkdown(
       out.push(...stepLines(step));
     out.push(message.content, '');
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  // Made inert whole: a model's or a tool's escapes must not act when the file is `cat` or previewed.
+  return inertControls(`${out.join('\n').trimEnd()}\n`);
 }
 
 function stepLines(step: Step): string[] {
@@ -103,9 +105,12 @@ export async function exportSession(
     (await fs.stat(wanted).catch(() => undefined))?.isDirectory();
   const file = isFolder ? path.join(wanted, `${base}.${format}`) : wanted;
   const assets = `${file.replace(/\.(md|json)$/i, '')}.assets`;
-  // A JSON export is the session file's bytes as they are.
+  // A JSON export is the session file as saved, with what JSON leaves raw escaped.
   const linked = (_image: MessageImage, name: string) => encodeURI(`${path.basename(assets)}/${name}`);
-  const text = format === 'md' ? sessionMarkdown(session, base, linked) : await fs.readFile(sessionFile);
+  const text =
+    format === 'md'
+      ? sessionMarkdown(session, base, linked)
+      : inertJson(await fs.readFile(sessionFile, 'utf8'));
   try {
     await fs.writeFile(file, text, { flag: overwrite ? 'w' : 'wx', mode: 0o600 });
   } catch (error) {
@@ -131,7 +136,8 @@ export async function sessionDownload(
   format: 'md' | 'json',
 ): Promise<{ file: string; text: string }> {
   const base = path.basename(sessionFile, '.json');
-  if (format === 'json') return { file: `${base}.json`, text: await fs.readFile(sessionFile, 'utf8') };
+  if (format === 'json')
+    return { file: `${base}.json`, text: inertJson(await fs.readFile(sessionFile, 'utf8')) };
   const { images } = await loadSessionImages(
     sessionFile,
     session.messages.flatMap((m) => m.images ?? []),

@@ -23,9 +23,27 @@ const INVISIBLES = /[\u200b-\u200f\u2060\ufeff]/g;
  * next character. Text with neither comes back as it was.
  */
 export function inertText(text: string): string {
-  const shown = text.includes('\ufe0f') ? text.replace(NARROW_EMOJI, '$1') : text;
-  if (!CONTROL.test(shown)) return shown;
-  return shown.replace(CONTROLS, (c) => (c === '\r' ? '' : visibleControl(c)));
+  return inertControls(text.includes('\ufe0f') ? text.replace(NARROW_EMOJI, '$1') : text);
+}
+
+/**
+ * Text to keep or share (a Markdown export): its control characters and bidirectional overrides named as the
+ * screen shows them, so `cat` or a preview of the file cannot be made to act; everything else as it was.
+ */
+export function inertControls(text: string): string {
+  if (!CONTROL.test(text)) return text;
+  return text.replace(CONTROLS, (c) => (c === '\r' ? '' : visibleControl(c)));
+}
+
+/**
+ * JSON text with what JSON leaves raw in its strings (DEL, C1 controls, bidirectional overrides) escaped as
+ * `\u009b`: the same data for a program, inert for a terminal or an editor.
+ */
+export function inertJson(json: string): string {
+  return json.replace(
+    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A one-cell symbol followed by VS16 (emoji presentation): the symbols that Unicode gives both presentations. */

@@ -129,6 +129,26 @@ describe('conversations: find, name, remove, take away, redo', () => {
     await say('0', 'Not exported.');
   });
 
+  it('exports-are-inert-markdown-names-every-control-and-json-keeps-them-escaped', async () => {
+    const { fake, home, say } = await start();
+    // What the screen blocked: clear it, set the title, write `rm -rf ~ # pwned clipboard` to the clipboard, C1, RLO.
+    const hostile =
+      'Safe\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4gIyBwd25lZCBjbGlwYm9hcmQ=\x07\u009b2J\u202etxt.exe end';
+    fake.reply(openaiReply.text([hostile]));
+    await say('show me', 'Safe');
+    await say('/export md hostile.md', 'Exported this conversation to');
+    await say('/export json hostile.json', 'Exported this conversation to');
+    const md = readFileSync(path.join(home, 'hostile.md'), 'utf8');
+    expect(md).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(md).toContain(
+      'Safe\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4gIyBwd25lZCBjbGlwYm9hcmQ=\\x07\\x9b2J\\u202etxt.exe end',
+    );
+    const json = readFileSync(path.join(home, 'hostile.json'), 'utf8');
+    expect(json).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    // The same data for a program: the answer exactly as the model wrote it.
+    expect(JSON.parse(json).messages[1].content).toBe(hostile);
+  });
+
   it('retry-edit-and-rewind-take-back-exchanges-from-the-context-and-the-file', async () => {
     const { fake, sessions, files, say, lastUser, hac } = await start();
     fake.reply(

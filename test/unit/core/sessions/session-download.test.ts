@@ -48,3 +48,33 @@ describe('a session to download', () => {
     expect(JSON.parse(text)).toEqual(session);
   });
 });
+
+// What the screen blocked must not act from a downloaded file either.
+describe('a downloaded session is inert', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-download-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, '20261202_090000_hostile.json');
+  const hostile = 'ok\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\u009b2J\x7f\u202egnp.exe';
+  const session = {
+    version: 1,
+    messages: [
+      { role: 'user', content: 'q\x1b]0;title\x07' },
+      { role: 'assistant', content: hostile },
+    ],
+  } as unknown as SessionFile;
+  writeFileSync(file, JSON.stringify(session, null, 2));
+  const ACTING = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+  it('as Markdown names every control as the screen does', async () => {
+    const { text } = await sessionDownload(file, session, 'md');
+    expect(text).not.toMatch(ACTING);
+    expect(text).toContain('ok\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x9b2J\\x7f\\u202egnp.exe');
+    expect(text).toContain('q\\x1b]0;title\\x07');
+  });
+
+  it('as JSON keeps them escaped: the same data, nothing raw', async () => {
+    const { text } = await sessionDownload(file, session, 'json');
+    expect(text).not.toMatch(ACTING);
+    expect(JSON.parse(text)).toEqual(session);
+  });
+});
