@@ -149,11 +149,24 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     rl.emit('history', history);
   };
 
+  // Ctrl+C at the prompt exits; what was typed there goes into the history first, so Up brings it back next time.
+  const keepDraft = () => {
+    const line = rl.line;
+    const history = (rl as unknown as { history: string[] }).history;
+    if (!line.trim() || history[0] === line) return;
+    history.unshift(line);
+    history.splice(HISTORY_SIZE);
+    rl.emit('history', history);
+  };
+
   // After Ctrl+Z and `fg`, readline pauses its input and leaves resuming to us (else hac would hang or exit).
   rl.on('SIGCONT', () => rl.resume());
   // The controller decides what Ctrl+C means; at the prompt it exits.
   const onCtrlC = () => {
-    if (controller.interrupt() === 'idle') return rl.close();
+    if (controller.interrupt() === 'idle') {
+      keepDraft();
+      return rl.close();
+    }
     question?.abort();
     question = undefined;
   };

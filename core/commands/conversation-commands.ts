@@ -1,5 +1,6 @@
 import type { CommandContext, CommandOutput } from './command-types.js';
 import { listedSession } from './session-commands.js';
+import { yesNoQuestion } from './yes-no-question.js';
 
 export const EXPORT_USAGE = 'Usage: /export [md|json] [path] (Markdown by default, to the current folder)';
 
@@ -20,11 +21,10 @@ export async function deleteCommand(ctx: CommandContext, arg: string): Promise<C
   const what = chosen.readable ? `"${chosen.title}" (${chosen.messageCount} messages)` : chosen.name;
   return {
     lines: [`Delete session ${n}, ${what}? It waits in sessions/.trash/ for 30 days.`],
-    question: {
-      prompt: 'Delete it? (1 to delete, 0 to keep): ',
-      choices: ['Delete it'],
-      async answer(reply) {
-        if (reply.trim() !== '1') return { lines: ['Kept.'] };
+    question: yesNoQuestion(
+      'Delete it? (1 to delete, 0 to keep): ',
+      'Delete it',
+      async () => {
         const current = ctx.currentSession() === chosen.file;
         await ctx.deleteSession(chosen.file);
         if (current) ctx.newSession();
@@ -35,7 +35,8 @@ export async function deleteCommand(ctx: CommandContext, arg: string): Promise<C
           ],
         };
       },
-    },
+      { lines: ['Kept.'] },
+    ),
   };
 }
 
@@ -57,17 +58,17 @@ export async function exportCommand(ctx: CommandContext, arg: string): Promise<C
   if ('file' in written) return { lines: [`Exported this conversation to ${written.file}`] };
   return {
     lines: [`${written.exists} exists.`],
-    question: {
-      prompt: 'Replace it? (1 to replace, 0 to keep it): ',
-      choices: ['Replace it'],
-      async answer(reply) {
-        if (reply.trim() !== '1') return { lines: ['Not exported.'] };
+    question: yesNoQuestion(
+      'Replace it? (1 to replace, 0 to keep it): ',
+      'Replace it',
+      async () => {
         const again = await ctx.exportSession(format, target, true);
         return {
           lines: [again && 'file' in again ? `Exported this conversation to ${again.file}` : 'Not exported.'],
         };
       },
-    },
+      { lines: ['Not exported.'] },
+    ),
   };
 }
 
@@ -83,15 +84,15 @@ export function rewindCommand(ctx: CommandContext, arg: string): CommandOutput {
       `This takes back ${going.length === 1 ? 'the last exchange' : `the last ${going.length} exchanges`}, from the conversation and its file:`,
       ...going.map((e) => `  - ${short(e.user)} → ${short(e.answer)}`),
     ],
-    question: {
-      prompt: 'Take them back? (1 to do it, 0 to keep them): ',
-      choices: ['Take them back'],
-      async answer(reply) {
-        if (reply.trim() !== '1') return { lines: ['Nothing changed.'] };
+    question: yesNoQuestion(
+      'Take them back? (1 to do it, 0 to keep them): ',
+      'Take them back',
+      async () => {
         const count = await ctx.rewind(n);
         return { lines: [`Took back ${count === 1 ? 'the last exchange' : `${count} exchanges`}.`] };
       },
-    },
+      { lines: ['Nothing changed.'] },
+    ),
   };
 }
 

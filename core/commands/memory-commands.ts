@@ -1,3 +1,4 @@
+import { yesNoQuestion } from './yes-no-question.js';
 import type { CommandContext, CommandOutput } from './command-types.js';
 
 /** How many lines of each AGENTS.md `/memory` shows; the rest is counted. */
@@ -66,13 +67,11 @@ export async function forgetCommand(ctx: CommandContext, arg: string): Promise<C
     return { lines: [`There is no line ${n} in your memory (it has ${facts.length}; see /memory).`] };
   return {
     lines: [`Forget line ${n}: ${fact}`],
-    question: {
-      prompt: 'Forget it? (1 to forget, 0 to keep): ',
-      choices: ['Forget it'],
-      async answer(reply) {
-        if (reply.trim() !== '1') return { lines: ['Kept.'] };
-        return { lines: [`Forgot: ${await ctx.forget(n)}`] };
-      },
-    },
+    question: yesNoQuestion(
+      'Forget it? (1 to forget, 0 to keep): ',
+      'Forget it',
+      async () => ({ lines: [`Forgot: ${await ctx.forget(n)}`] }),
+      { lines: ['Kept.'] },
+    ),
   };
 }

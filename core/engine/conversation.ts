@@ -247,7 +247,13 @@ export class Conversation {
         messages: this.session.messages.slice(0, -2 * count),
         summaries: this.session.summaries?.filter((s) => (s.covers ?? 0) <= left),
       };
-      if (save && this.file) await this.store.save(this.file, this.session);
+      if (save && this.file && this.session.messages.length === 0) {
+        // Nothing left to keep: the file goes to the trash as `/delete` does, not into the list as 0 messages;
+        // the next answer starts a new one.
+        await this.store.trash(this.file);
+        this.file = undefined;
+        this.session = undefined;
+      } else if (save && this.file) await this.store.save(this.file, this.session);
     }
     this.logger.info(`Took back the last ${count} exchange(s).`);
     return count;

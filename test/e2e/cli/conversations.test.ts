@@ -186,9 +186,21 @@ describe('conversations: find, name, remove, take away, redo', () => {
     expect(lastUser(5)).toBe('second (edited)');
     await expect.poll(stored).toEqual(['first', 'One.', 'second (edited)', 'Edited.']);
     await say('/rewind', '"second (edited)" → "Edited."');
-    await say('1', 'Took back the last exchange.');
+    // A stray word is asked again, never taken for "keep"; y does it.
+    await say('sure', 'Please answer 1 (or y) to go ahead, 0 (or n) to keep things as they are.');
+    await say('y', 'Took back the last exchange.');
     expect(stored()).toEqual(['first', 'One.']);
     expect(existsSync(path.join(sessions, files()[0]!))).toBe(true);
+    await say('/rewind', '"first" → "One."');
+    await say('no', 'Nothing changed.');
+    expect(stored()).toEqual(['first', 'One.']);
+    // The only exchange taken back: no empty session stays in the list, the file waits in the trash.
+    const name = files()[0]!;
+    await say('/rewind', '"first" → "One."');
+    await say('yes', 'Took back the last exchange.');
+    expect(files()).toEqual([]);
+    expect(existsSync(path.join(sessions, '.trash', name))).toBe(true);
+    await say('/sessions', 'No saved sessions yet.');
   });
 });
 
@@ -279,6 +291,23 @@ describe('nothing the user typed is lost', () => {
     expect(files()).toHaveLength(1);
     again.write('/exit\r');
     await again.exited;
+  });
+
+  it('ctrl-c-at-the-prompt-exits-and-keeps-the-draft-in-the-history-for-up', async () => {
+    const { hac, home } = await start();
+    await hac.type(...'a half-written 질문'.split(''));
+    hac.write('\x03');
+    expect((await hac.exited).exitCode).toBe(0);
+    const history = path.join(home, '.humble-ai-cli', 'history');
+    expect(readFileSync(history, 'utf8')).toBe('a half-written 질문\n');
+    const again = new HacPty(home);
+    cleanups.push(() => again.kill());
+    const at = await again.waitFor('humble-ai> ');
+    again.write('\x1b[A'); // Up
+    await again.waitFor('humble-ai> a half-written 질문', { from: at });
+    again.write('\x15\x03'); // cleared, then Ctrl+C: nothing new to keep
+    await again.exited;
+    expect(readFileSync(history, 'utf8')).toBe('a half-written 질문\n');
   });
 
   it('retry-after-a-failed-turn-answers-that-question-not-the-one-before-it', async () => {

@@ -22,7 +22,8 @@ async function openai(config: Record<string, unknown>): Promise<{ fake: OpenAIFa
 
 const session = (h: EngineHarness) => {
   const dir = path.join(h.home, 'sessions');
-  return JSON.parse(readFileSync(path.join(dir, readdirSync(dir)[0]!), 'utf8'));
+  const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
+  return JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
 };
 const isSummaryRequest = (body: { messages: { content: string }[] }) =>
   body.messages[0]!.content.startsWith('Summarise the following conversation');
@@ -65,16 +66,18 @@ describe('engine: the context window through the fake server', () => {
     await h.turn(long('q1'));
     await h.turn(long('q2'));
     expect(session(h).summaries).toHaveLength(1);
-    expect(await h.hac.conversation.rewind(2)).toBe(2);
-    expect(session(h).messages).toEqual([]);
-    expect(session(h).summaries ?? []).toEqual([]);
-    // A resumed conversation never sends the summary of what the user took back.
     const dir = path.join(h.home, 'sessions');
-    const other = h.runtime.openChat();
-    await other.conversation.resume(path.join(dir, readdirSync(dir)[0]!));
+    const [name] = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(await h.hac.conversation.rewind(2)).toBe(2);
+    // Nothing left: the file waits in the trash (as /delete leaves it) instead of listing 0 messages.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([]);
+    expect(readdirSync(path.join(dir, '.trash'))).toContain(name);
+    // The next message starts afresh, and never sends the summary of what the user took back.
     fake.reply(openaiReply.text(['fresh']));
-    for await (const event of other.engine.run('q3', new AbortController().signal)) void event;
+    await h.turn('q3');
     expect(JSON.stringify(fake.requests.at(-1)!.body)).not.toContain('a secret plan');
+    expect(session(h).messages.map((m: { content: string }) => m.content)).toEqual(['q3', 'fresh']);
+    expect(session(h).summaries ?? []).toEqual([]);
   });
 
   it('the-file-keeps-the-newest-summary-only-and-a-resumed-session-rolls-it-into-the-next', async () => {

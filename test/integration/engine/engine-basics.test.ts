@@ -191,25 +191,44 @@ describe('engine: answers', () => {
     await h.turn('first question');
     const [file] = sessionFiles(h);
     const saved = readFileSync(path.join(dir, file!), 'utf8');
-    // While the answer streams, the rewrite has begun beside the file, which is still the last turn's.
+    // While the answer streams, the file holds the question, marked as not answered yet (a crash keeps it), and
+    // the rewrite that will add the answer has begun beside it.
     const controller = new AbortController();
-    let [during, atEnd] = [[''], ['']];
-    await h.turn('cancel me', [], {
+    let streaming = false;
+    let atEnd = [''];
+    const turn = h.turn('cancel me', [], {
       signal: controller.signal,
       onEvent: (e) => {
         if (e.type === 'turn-end') atEnd = temps();
-        if (e.type !== 'text-delta') return;
-        during = temps();
-        controller.abort();
+        if (e.type === 'text-delta') streaming = true;
       },
     });
-    expect(during).toHaveLength(1);
+    await expect.poll(() => streaming).toBe(true);
+    const stored = () => JSON.parse(readFileSync(path.join(dir, file!), 'utf8')).messages.slice(-2);
+    await expect
+      .poll(stored)
+      .toEqual([
+        expect.objectContaining({ role: 'user', content: 'cancel me' }),
+        expect.objectContaining({ status: 'failed', content: expect.stringContaining('/retry asks again') }),
+      ]);
+    await expect.poll(() => temps().length).toBe(1);
+    controller.abort();
+    await turn;
     expect(atEnd).toEqual([]); // gone before the turn's end is told
+    // The cancelled turn is in the file at once, its question and the text shown, not only after a later answer.
+    expect(stored()).toEqual([
+      expect.objectContaining({ content: 'cancel me' }),
+      expect.objectContaining({ status: 'cancelled', content: 'partial\n\n[cancelled by the user]' }),
+    ]);
     const events = await h.turn('refused', [], {
       onEvent: (e) => e.type === 'turn-end' && (atEnd = temps()),
     });
     expect(status(events)).toBe('failed');
     expect(atEnd).toEqual([]);
+    expect(stored()).toEqual([
+      expect.objectContaining({ content: 'refused' }),
+      expect.objectContaining({ status: 'failed', content: expect.stringMatching(/^\[no answer: Auth/) }),
+    ]);
     expect(readFileSync(path.join(dir, file!), 'utf8')).not.toBe(saved);
     await h.turn('fourth question');
     const text = readFileSync(path.join(dir, file!), 'utf8');
