@@ -72,6 +72,7 @@ export const LABELS = {
   serverAsks: (server: string, message: string) => `MCP server "${server}" asks: ${message}`,
   serverAsksToOpen: (server: string, message: string) =>
     `MCP server "${server}" asks you to open a page: ${message}`,
+  draftRestored: 'Your unsent text is back in the prompt (Ctrl+C clears it).',
   submit: 'Submit',
   openPage: 'Open page',
   pageHost: 'host: ',

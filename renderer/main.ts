@@ -102,7 +102,7 @@ const stopEvents = bridge.onEvents((events, replay) => {
     if (event.type === 'open-link' && !replay) void bridge.openLink(event.url);
     state.react(event);
     choices.react(event);
-    prompt.react(event);
+    prompt.react(event, replay);
     status.react(event);
     stop.react(event);
     welcome.react(event);

@@ -23,7 +23,8 @@ export interface PromptInputParts {
 
 /** The prompt: a native textarea, so the IME composes undisturbed; what its keys do is decided in prompt-keys. */
 export interface PromptInput {
-  react(event: HostEvent): void;
+  /** `replay`: the event is redrawn after a reload, not new (a `/edit` of before must not refill the prompt). */
+  react(event: HostEvent, replay?: boolean): void;
   focus(): void;
   dispose(): void;
 }
@@ -63,9 +64,14 @@ export function createPromptInput({
     onInput();
   };
   // The draft comes back after the page has drawn (the first touch of sessionStorage can block for a while).
+  // Exactly what the prompt held: an emptied prompt stays empty; a draft brought back says so.
   setTimeout(() => {
     const draft = sessionStorage.getItem(DRAFT_KEY);
-    if (draft && !textarea.value) setValue(draft);
+    if (!draft || textarea.value) return;
+    setValue(draft);
+    // Said until the user changes or sends it, so text that reappears is never a surprise.
+    status.hold(LABELS.draftRestored);
+    textarea.addEventListener('input', () => status.release(), { once: true });
   });
 
   const submit = () => {
@@ -81,6 +87,7 @@ export function createPromptInput({
       return;
     }
     if (!state.asking && text.trim()) history.add(text.trim());
+    status.release();
     setValue('');
     view.terminal.scrollToBottom(); // the message and its answer in view, wherever the transcript was scrolled
     void bridge.submit(folds.expand(text));
@@ -99,7 +106,10 @@ export function createPromptInput({
   const interrupt = async () => {
     const result = await bridge.interrupt();
     if (result !== 'idle') return;
-    if (textarea.value) return setValue('');
+    if (textarea.value) {
+      status.release();
+      return setValue('');
+    }
     const now = Date.now();
     if (now - lastIdleInterrupt <= QUIT_WINDOW_MS) return void bridge.submit('/exit');
     lastIdleInterrupt = now;
@@ -199,7 +209,7 @@ export function createPromptInput({
   view.element.addEventListener('mouseup', onTranscriptClick);
 
   return {
-    react(event) {
+    react(event, replay = false) {
       if (event.type === 'prompt' || event.type === 'form')
         asked = event.type === 'form' ? 'form' : event.kind;
       if (event.type === 'prompt')
@@ -207,7 +217,7 @@ export function createPromptInput({
           event.kind === 'confirm' ? LABELS.confirmHint : event.kind === 'choice' ? LABELS.choiceHint : '';
       else if (event.type === 'input' || event.type === 'prompt-withdrawn') textarea.placeholder = '';
       else if (event.type === 'exit') textarea.disabled = true;
-      else if (event.type === 'draft') {
+      else if (event.type === 'draft' && !replay) {
         setValue(event.text);
         textarea.focus();
       }

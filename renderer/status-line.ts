@@ -7,12 +7,17 @@ export interface StatusLine {
   react(event: HostEvent): void;
   /** A one-off hint in place of the status, until the status changes. */
   say(text: string): void;
+  /** A note that stays in place of the status, whatever changes, until it is released. */
+  hold(text: string): void;
+  release(): void;
 }
 
 export function createStatusLine(element: HTMLElement, state: ChatState): StatusLine {
   let status: ChatStatus | undefined;
+  let held: string | undefined;
   const show = () => {
-    if (state.ended === 'hac') element.textContent = LABELS.webStopped;
+    if (held !== undefined && !state.ended) element.textContent = held;
+    else if (state.ended === 'hac') element.textContent = LABELS.webStopped;
     else if (state.ended) element.textContent = LABELS.ended;
     else if (status) fitStatus(element, statusText(status, state.asking));
   };
@@ -24,6 +29,15 @@ export function createStatusLine(element: HTMLElement, state: ChatState): Status
     },
     say(text) {
       element.textContent = text;
+    },
+    hold(text) {
+      held = text;
+      show();
+    },
+    release() {
+      if (held === undefined) return;
+      held = undefined;
+      show();
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake, type OpenAIFake } from '../../fakes/openai-fake.js';
-import { writeCliHome } from '../../helpers/cli-home.js';
+import { writeCliHome, type CliHomeFiles } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 import { HacWeb, launchChromium, NO_BROWSER, paste, send, waitForTranscript } from '../../helpers/web.js';
 
@@ -14,11 +15,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function startWeb(): Promise<{ fake: OpenAIFake; web: HacWeb }> {
+async function startWeb(files: CliHomeFiles = {}): Promise<{ fake: OpenAIFake; web: HacWeb }> {
   const fake = await startOpenAIFake();
   cleanups.push(() => fake.close());
   const home = tempDir();
-  writeCliHome(home, fake.baseUrl);
+  writeCliHome(home, fake.baseUrl, files);
   const web = await HacWeb.start(home);
   cleanups.push(() => web.stop());
   return { fake, web };
@@ -124,6 +125,22 @@ describe.skipIf(NO_BROWSER)(
       );
       expect(text.trimEnd().split('\n').length).toBeLessThan(20); // not 1,580 echoed lines
       expect(text).toContain('more than the whole context budget');
+    });
+
+    it('a-200-kb-paste-typed-as-the-answer-to-a-y-n-is-folded-and-refused-in-one-line', async () => {
+      const { fake, web } = await startWeb({ servers: { tools: testServerEntry() } });
+      fake.reply(openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'x' } }]));
+      const page = await open(web.url);
+      await send(page, 'echo x');
+      await waitForTranscript(page, /Call now\? \(Y\/N\): $/m);
+      const log = Array.from({ length: 2600 }, (_, i) => `${i} INFO ${'·'.repeat(70)}`).join('\n');
+      await paste(page, log);
+      await page.keyboard.press('Enter');
+      const text = await waitForTranscript(page, /Please answer with Y or N \(or A: always\)\./);
+      expect(text).toMatch(/Call now\? \(Y\/N\): 0 INFO ·+…\s+\[Pasted text: 2,600 lines, \d+\s+KB\]/);
+      expect(text.trimEnd().split('\n').length).toBeLessThan(25); // not 2,600 echoed lines
+      await send(page, 'n');
+      await waitForTranscript(page, /MCP call cancelled by user\./);
     });
   },
 );

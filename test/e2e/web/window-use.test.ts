@@ -263,12 +263,40 @@ describe.skipIf(NO_BROWSER)(
       expect(text).toContain('humble-ai> 안녕하세요');
       expect(text.match(/첫 번째 답입니다/g)).toHaveLength(1); // drawn once, not twice
       expect(await page.locator('#prompt').inputValue()).toBe('초안 draft');
+      // Text that reappears says where it came from, until it is changed or sent.
+      await expect.poll(() => status(page)).toContain('Your unsent text is back in the prompt');
       await page.locator('#prompt').fill('');
+      await expect.poll(() => status(page)).toContain('ready');
       await send(page, 'and then?');
       await waitForTranscript(page, /the follow-up answer/);
       // The model got the conversation so far: the reload lost nothing of the context.
       const contents = fake.requests[1]!.body.messages.map((m: { content: string }) => m.content);
       expect(contents).toEqual(expect.arrayContaining(['안녕하세요', '첫 번째 **답**입니다.', 'and then?']));
+    });
+
+    it('a-draft-cleared-before-a-reload-stays-cleared-and-an-old-edit-never-comes-back', async () => {
+      const { fake, web } = await serve();
+      const page = await open(web);
+      fake.reply(
+        openaiReply.text(['About //x.']),
+        openaiReply.text(['A fresh answer.']),
+        openaiReply.text(['Remembered.']),
+      );
+      await send(page, '//x edit me');
+      await waitForTranscript(page, /About \/\/x\./);
+      await send(page, '/edit');
+      await expect.poll(() => page.locator('#prompt').inputValue()).toBe('//x edit me');
+      await page.locator('#prompt').fill('');
+      await send(page, 'a fresh question');
+      await waitForTranscript(page, /A fresh answer\./);
+      await page.reload();
+      await page.waitForFunction(() => document.activeElement?.id === 'prompt');
+      await waitForTranscript(page, /A fresh answer\./);
+      await expect.poll(() => status(page)).toContain('ready');
+      expect(await page.locator('#prompt').inputValue()).toBe('');
+      await send(page, 'remember this');
+      await waitForTranscript(page, /Remembered\./);
+      expect(fake.requests.at(-1)!.body.messages.at(-1).content).toBe('remember this');
     });
 
     it('resume-in-the-window-shows-the-conversation-it-resumed', async () => {
