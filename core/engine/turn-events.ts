@@ -11,7 +11,8 @@ export function noVisionMessage(label: string): string {
 /** What preparing the context has to say: a budget warning on screen, a trim on screen and in the log. */
 export function* contextEvents(prepared: PreparedContext, logger: Logger): Generator<EngineEvent> {
   for (const notice of prepared.notices) {
-    if (notice.type === 'budget-warning') yield { type: 'notice', level: 'dim', text: notice.text };
+    if (notice.type === 'budget-warning' || notice.type === 'cut')
+      yield { type: 'notice', level: 'dim', text: notice.text };
     else if (notice.type === 'trimmed') {
       logger.warn(notice.text);
       yield {

@@ -10,6 +10,7 @@ import {
 } from './summarize.js';
 import { loadTokenCounter, REPLY_PRIMING_TOKENS, type TokenCounter } from './token-estimate.js';
 import { trimToBudget, type TrimResult } from './trim.js';
+import { cutNotice, cutOversized } from './oversized.js';
 
 /** The tuning keys of config.json this module reads, plus the active model's `contextWindow`. */
 export interface ContextConfig {
@@ -31,6 +32,8 @@ export interface ContextSessionState {
   readonly summary?: ContextSummary;
   /** Leading history messages already reported as trimmed (so the trim line says only what is new). */
   readonly reportedHistory: number;
+  /** Earlier messages the user was told go cut (each is told of once). */
+  readonly reportedCuts?: number;
 }
 
 /** Per-turn state: start each turn with `newContextTurn()`, then keep the latest `PreparedContext.turnState`. */
@@ -79,7 +82,9 @@ export type ContextNotice =
   /** The budget is full: messages newly left out of the request (`removed` includes `summarised`). */
   | { type: 'trimmed'; removed: number; summarised: number; text: string }
   /** The summary was not used; log at warn, do not show. */
-  | { type: 'summary-skipped'; reason: 'failed' | 'longer' | 'empty'; text: string };
+  | { type: 'summary-skipped'; reason: 'failed' | 'longer' | 'empty'; text: string }
+  /** Earlier messages larger than the whole budget now go cut: shown dim, once. */
+  | { type: 'cut'; text: string };
 
 /** The request to send and what happened to the context. */
 export interface PreparedContext {
@@ -158,7 +163,7 @@ async function prepare(
   budget: ContextBudget,
   mayWarn: boolean,
 ): Promise<PreparedContext> {
-  const { config, history, turn, signal } = input;
+  const { config, turn, signal } = input;
   signal.throwIfAborted();
   const counter = budget.maxTokens === undefined ? undefined : await loadTokenCounter();
   signal.throwIfAborted();
@@ -166,6 +171,12 @@ async function prepare(
   let session = input.session;
   let turnState = input.turnState;
   const notices: ContextNotice[] = [];
+  // A message larger than the whole budget went whole in its own turn; later turns send its start only.
+  const { history, cut } = cutOversized(input.history, budget, counter);
+  if (cut > (session.reportedCuts ?? 0)) {
+    notices.push({ type: 'cut', text: cutNotice(cut) });
+    session = { ...session, reportedCuts: cut };
+  }
   // A summary from another history (e.g. after /new without a fresh state) would stand for the wrong messages.
   const previous = validSummary(session.summary, history.length);
 

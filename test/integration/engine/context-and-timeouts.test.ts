@@ -135,6 +135,47 @@ describe('engine: the context window through the fake server', () => {
   });
 });
 
+describe('engine: one message larger than the whole budget', () => {
+  it('goes-whole-in-its-own-turn-then-cut-to-its-start-so-recent-messages-stay-and-the-user-is-told-once', async () => {
+    const { fake, h } = await openai({ contextMaxChars: 8_000, minRecentMessages: 2, summarize: false });
+    const paste = `LOG-START ${'line of a long log\n'.repeat(1_500)}LOG-END`; // about 28,000 characters
+    fake.reply(
+      openaiReply.text(['A long log.']),
+      openaiReply.text(['one']),
+      openaiReply.text(['two']),
+      openaiReply.text(['three']),
+    );
+    await h.turn(paste);
+    const sent = (n: number) => fake.requests[n]!.body.messages.map((m: { content: string }) => m.content);
+    expect(sent(0)).toContain(paste); // whole, in its own turn
+    const second = await h.turn('first small question');
+    const third = await h.turn('second small question');
+    const fourth = await h.turn('third small question');
+    for (const n of [1, 2, 3]) {
+      const cut = sent(n).find((c: string) => c.startsWith('LOG-START'));
+      expect(cut).toMatch(/^LOG-START line of a long log\n/);
+      expect(cut).toMatch(/\[… [\d,]+ more characters of this message were left out to fit the context\]$/);
+      expect(cut.length).toBeLessThanOrEqual(2_000 + 100);
+      expect(JSON.stringify(fake.requests[n]!.body).length).toBeLessThan(8_000 + 2_000);
+    }
+    // The recent messages stay: nothing dropped while the cut message fits.
+    expect(sent(3)).toEqual(
+      expect.arrayContaining([
+        'first small question',
+        'one',
+        'second small question',
+        'two',
+        'third small question',
+      ]),
+    );
+    const told = (events: typeof second) =>
+      events.filter((e) => e.type === 'notice' && e.text.includes('sent cut to its start'));
+    expect(told(second)).toHaveLength(1);
+    expect([...told(third), ...told(fourth)]).toEqual([]);
+    expect(second.some((e) => e.type === 'context-trimmed')).toBe(false);
+  });
+});
+
 describe('engine: timeouts', () => {
   it('idle-timeout-keeps-the-partial-answer-with-the-note', async () => {
     const { fake, h } = await openai({ idleTimeoutMs: 300 });
