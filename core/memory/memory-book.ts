@@ -102,14 +102,26 @@ export class MemoryBook {
   private async personalSummary(text: string, shorten: Shorten, tell: Tell): Promise<string> {
     const key = sha256Hex(text);
     if (this.unshrinkable.has(key)) return text;
+    const file = this.places.personal;
+    // A refusal is remembered across runs (every start and every `hac -p` would ask again) until memory.md changes.
+    const refused = refusedFile(file);
+    if ((await fs.readFile(refused, 'utf8').catch(() => '')).trim() === key) {
+      this.unshrinkable.add(key);
+      return text;
+    }
     const summary = await shorten(text);
     if (summary === undefined) return text;
-    const file = this.places.personal;
     // Nothing replaces the user's memory but a real summary: a model's junk reply, refusal or error leaves it be.
     const problem = memorySummaryProblem(text, summary);
     if (problem) {
       this.unshrinkable.add(key);
-      tell('warn', `The summary of ${file} was refused: ${problem}. memory.md is unchanged.`);
+      await writeFileAtomic(refused, `${key}\n`, { mode: 0o600 }).catch((e: unknown) =>
+        this.logger.warn(`Could not note the refused summary in ${refused}: ${String(e)}`),
+      );
+      tell(
+        'warn',
+        `The summary of ${file} was refused: ${problem}. memory.md is unchanged, and is not summarised again until it changes.`,
+      );
       return text;
     }
     const original = await readPersonalMemory(file);
@@ -123,6 +135,14 @@ export class MemoryBook {
     );
     return summary;
   }
+}
+
+/**
+ * Where the digest of a memory.md whose summary was refused is kept (memory.md.refused), so that memory is not
+ * sent to the summary model again in any run while it stays the same.
+ */
+export function refusedFile(personal: string): string {
+  return `${personal}.refused`;
 }
 
 /** When memory.md was last summarised (the time its snapshot was written), if ever. */

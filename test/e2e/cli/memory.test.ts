@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { HacPty, plain } from '../../helpers/pty.js';
+import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // Memory the user controls, in a real terminal: memory.md written by /remember and the model's remember call,
@@ -151,7 +152,9 @@ describe('memory the user controls', () => {
     fake.reply(openaiReply.text([`- ${'much longer summary '.repeat(40)}`]), openaiReply.text(['Answer.']));
     const { hac, say } = await open();
     const line = await say('hello', 'it is not at most half of the memory');
-    await hac.waitFor('memory.md is unchanged.', { from: line });
+    await hac.waitFor('memory.md is unchanged, and is not summarised again until it changes.', {
+      from: line,
+    });
     await hac.waitFor('Answer.', { from: line });
     expect(readFileSync(memory, 'utf8')).toBe(`${original}\n`);
     expect(existsSync(`${memory}.snapshot`)).toBe(false);
@@ -163,7 +166,7 @@ describe('memory the user controls', () => {
     ['a-refusal', "- I can't help with summarising personal data."],
     ['a-collapse', '- the user has many facts'],
   ])('%s-never-replaces-a-400-line-memory', async (_what, reply) => {
-    const { fake, memory, open } = await start({ contextMaxChars: 20_000 }); // share: 4,000 characters
+    const { fake, memory, open, home } = await start({ contextMaxChars: 20_000 }); // share: 4,000 characters
     const original = Array.from(
       { length: 400 },
       (_, i) => `- fact ${i}: the user's project uses tool ${i}`,
@@ -178,6 +181,23 @@ describe('memory the user controls', () => {
     // Not asked again in this run while memory.md says the same.
     await say('again', 'Again.');
     expect(fake.requests).toHaveLength(3);
+    // Nor in the next run, nor by `hac -p`: the refusal is remembered until memory.md changes.
+    hac.write('/exit\r');
+    await hac.exited;
+    fake.reply(openaiReply.text(['Next run.']), openaiReply.text(['One shot.']));
+    const next = await open();
+    const at = await next.say('hello again', 'Next run.');
+    expect(plain(next.hac.output).slice(at)).not.toContain('was refused');
+    next.hac.write('/exit\r');
+    await next.hac.exited;
+    expect((await runHac(home, ['-p', 'quick one'])).stdout).toBe('One shot.\n');
+    expect(fake.requests).toHaveLength(5);
+    // Changed, it is summarised again.
+    writeFileSync(memory, `${original}\n- one more fact\n`);
+    fake.reply(openaiReply.text([reply]), openaiReply.text(['After the change.']));
+    const changed = await runHac(home, ['-p', 'and now']);
+    expect(changed.stdout).toBe('After the change.\n');
+    expect(fake.requests).toHaveLength(7);
   });
 
   it('memory-says-when-it-was-summarised-and-restore-puts-the-original-back', async () => {

@@ -23,3 +23,24 @@ describe('memory summary check', () => {
     expect(memorySummaryProblem(original, summary)).toContain(why);
   });
 });
+
+describe('memory summary check: the floor between a collapse and a summary', () => {
+  /** A summary of `- …` lines of about `share` of the original's characters. */
+  const summaryOf = (share: number) => {
+    const line = '- facts about the user and the work';
+    const lines = Math.round((original.length * share) / (line.length + 1));
+    return Array.from({ length: lines }, () => line).join('\n');
+  };
+
+  it.each([
+    [0.15, 'keeps too little'],
+    [0.1, 'keeps too little'],
+    [0.05, 'keeps too little'],
+  ])('refuses a summary at %f of the original', (share, why) => {
+    expect(memorySummaryProblem(original, summaryOf(share))).toContain(why);
+  });
+
+  it.each([0.18, 0.3, 0.49])('accepts a summary at %f of the original', (share) => {
+    expect(memorySummaryProblem(original, summaryOf(share))).toBeUndefined();
+  });
+});
