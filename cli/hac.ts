@@ -3,17 +3,10 @@
 // 4 ms), so `hac --version` costs what `node -e ''` does (bench/cli.mjs). Everything else is in start.ts.
 import { writeSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
+import { nodeIsNewEnough } from './node-floor.js';
 
 declare const __HAC_VERSION__: string;
 declare const __HAC_NODE_FLOOR__: string;
-
-/** Whether this Node is at least the floor ("22.12"): on an older one the rest of hac cannot even load. */
-function nodeIsNewEnough(found: string, floor: string): boolean {
-  const have = found.split('.').map(Number);
-  const need = floor.split('.').map(Number);
-  for (let i = 0; i < need.length; i++) if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
-  return true;
-}
 
 const args = process.argv.slice(2);
 if (!nodeIsNewEnough(process.versions.node, __HAC_NODE_FLOOR__)) {
