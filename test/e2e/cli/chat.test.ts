@@ -245,6 +245,34 @@ describe('hac -p (one-shot)', () => {
   // Asynchronous on purpose: the fake server lives in this process and must keep answering.
   const run = (home: string, args: string[], input = '') => runHac(home, args, { input });
 
+  it('a-question-given-leaves-stdin-unread-even-when-it-is-open-and-holds-data', async () => {
+    const { fake, home } = await setup();
+    fake.reply(openaiReply.text(['The answer.']));
+    // Under a shell that reads the rest of stdin after hac: whatever hac left unread comes out after the mark.
+    const child = spawn(
+      'sh',
+      ['-c', `"${process.execPath}" "${HAC_BIN}" -p "what is 2+2"; echo "-- after hac: $?"; cat`],
+      {
+        cwd: home,
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          HAC_HOME: path.join(home, '.humble-ai-cli'),
+          NO_COLOR: '1',
+        },
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    // Data waiting on stdin, which stays open: hac must neither wait for its end nor take it.
+    child.stdin.write('data for the next program\n');
+    await expect.poll(() => stdout, { timeout: 15_000 }).toContain('-- after hac: 0');
+    child.stdin.end();
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stdout).toBe('The answer.\n-- after hac: 0\ndata for the next program\n');
+    expect(fake.requests[0]!.body.messages.at(-1).content).toBe('what is 2+2');
+  });
+
   it('prints-only-the-answer-and-exits-0', async () => {
     const { fake, home } = await setup();
     fake.reply(openaiReply.thinking(['hmm'], ['The answer.']));
