@@ -12,7 +12,10 @@ export interface CliOptions {
   model?: string;
   yes: boolean;
   output: 'text' | 'jsonl';
-  resume: boolean;
+  /** `--resume`/`-c`: the newest session (1), or one by its number in /sessions or words of its title. */
+  resume?: string;
+  /** `--verbose`: a one-shot run also says on stderr what it does, not only what went wrong. */
+  verbose: boolean;
   /** Pictures sent with the one-shot question (`--image`, repeatable). */
   images: string[];
 }
@@ -33,10 +36,13 @@ Usage:
 
 Options:
   -p, --prompt [text]       one-shot mode: print only the answer
-      --model <name>        use this configured model for this run
+  -m, --model <name>        use this configured model for this run
       --yes                 approve tool calls without asking (one-shot mode)
       --output jsonl        one-shot mode: print the engine's events as JSON lines
-      --resume              continue the newest session
+      --verbose             one-shot mode: also say on stderr what hac does (waiting, servers, thinking)
+  -c, --continue            continue the newest session
+      --resume [n|words]    continue the newest session, or session n of /sessions, or the newest whose
+                            title holds the words (--resume=words after -p)
       --image <path|url>    one-shot mode: send this picture with the question (repeatable)
   -h, --help                show this help
   -v, --version             show the version
@@ -53,12 +59,25 @@ mcp-servers.json, sessions/, logs/. Type /help inside hac for the commands.
 export function parseCliArgs(argv: string[]): CliOptions {
   // `--prompt=q` and `-pq` gave the question as the option's value: it stays the question.
   let inline: string | undefined;
-  const args = argv.map((arg) => {
-    const given = /^(?:--prompt=|-p(?=.))([\s\S]*)$/.exec(arg);
-    if (!given) return arg;
-    inline = given[1];
+  const given = argv.map((arg) => {
+    const prompt = /^(?:--prompt=|-p(?=.))([\s\S]*)$/.exec(arg);
+    if (!prompt) return arg;
+    inline = prompt[1];
     return '-p';
   });
+  // `--resume` alone is the newest session; a number after it (or, without -p, any word) names one instead.
+  const oneShot = given.includes('-p') || given.includes('--prompt');
+  const args: string[] = [];
+  for (let i = 0; i < given.length; i++) {
+    const arg = given[i]!;
+    const next = given[i + 1];
+    if ((arg === '--resume' || arg === '-c' || arg === '--continue') && !arg.includes('=')) {
+      const named =
+        arg === '--resume' && next !== undefined && !next.startsWith('-') && (!oneShot || /^\d+$/.test(next));
+      args.push(`--resume=${named ? next : '1'}`);
+      if (named) i++;
+    } else args.push(arg);
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -68,10 +87,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
       options: {
         help: { type: 'boolean', short: 'h' },
         prompt: { type: 'boolean', short: 'p' },
-        model: { type: 'string' },
+        model: { type: 'string', short: 'm' },
         yes: { type: 'boolean' },
         output: { type: 'string' },
-        resume: { type: 'boolean' },
+        resume: { type: 'string' },
+        verbose: { type: 'boolean' },
         image: { type: 'string', multiple: true },
       },
     });
@@ -94,7 +114,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     model: values.model,
     yes: values.yes ?? false,
     output,
-    resume: values.resume ?? false,
+    ...(values.resume !== undefined && { resume: values.resume.trim() || '1' }),
+    verbose: values.verbose ?? false,
     images: values.image ?? [],
   };
 }

@@ -68,6 +68,9 @@ export async function main(argv: string[], version: string): Promise<number> {
   try {
     // `--resume` is `/resume 1` before the first message.
     if (!oneShot) return await runRepl(runtime, { resume: options.resume });
+    // No model in config.json: one the environment gives (a key, OLLAMA_HOST, a local Ollama) answers instead.
+    await runtime.modelFromEnvironment();
+    const config = runtime.config();
     if (!config.activeModel) {
       // No model at all (a first run): the same example the prompt gives, and where the keys come from.
       process.stderr.write(

@@ -11,8 +11,9 @@ import type { CliOptions } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { mark } from './profile.js';
 
-const NEEDS_CONFIRMATION =
-  'This tool call needs your confirmation: run with --yes, or set "toolCallMode": "auto".\n';
+/** Why a call did not run in a one-shot run, and how to allow it. */
+const notRun = (tool: string) =>
+  `hac: ${tool} was not run: it needs your approval, and a one-shot run cannot ask. Allow tool calls with --yes, or set "toolCallMode": "auto" in config.json.\n`;
 
 /**
  * `hac -p`: the answer alone on stdout (thinking and notices on stderr), or every engine event as a JSON line
@@ -24,6 +25,8 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
   const transcript = new TranscriptRenderer(stylesFor(process.stderr.isTTY === true, process.env));
   let needsConfirmation = false;
   let sawText = false;
+  /** The call being proposed, named when it cannot run. */
+  let proposed = 'the tool call';
   // The answer is the model's bytes for a program reading a pipe, but on a terminal it must not act on the screen.
   const answerText = process.stdout.isTTY === true ? inertText : (text: string) => text;
 
@@ -41,11 +44,13 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
       case 'mcp-status':
       case 'busy':
       case 'fatal':
-        return void process.stderr.write(transcript.render(event));
+        if (options.verbose || wentWrong(event)) process.stderr.write(transcript.render(event));
+        return;
     }
+    if (event.type === 'tool-call') proposed = inertText(`${event.server}/${event.tool}`);
     if (event.type === 'confirmation-request' && !options.yes) {
       needsConfirmation = true;
-      process.stderr.write(NEEDS_CONFIRMATION);
+      process.stderr.write(notRun(proposed));
     }
     if (options.output === 'jsonl') return void process.stdout.write(`${JSON.stringify(event)}\n`);
     switch (event.type) {
@@ -57,7 +62,8 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
         mark('turn ended');
         return void (event.status === 'answered' && process.stdout.write('\n'));
       default:
-        return void process.stderr.write(transcript.render(event));
+        // For a script, stderr is for what went wrong; --verbose says the rest (waiting, servers, thinking).
+        if (options.verbose || wentWrong(event)) process.stderr.write(transcript.render(event));
     }
   };
   controller.onEvent(show);
@@ -68,7 +74,7 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
   process.on('SIGINT', onSignal);
   try {
     await controller.start();
-    if (options.resume) await controller.submit('/resume 1');
+    if (options.resume) await controller.submit(`/resume ${options.resume}`);
     for (const image of options.images) {
       // A picture that cannot go stops the run before anything is sent.
       if (!(await controller.attach(imageSourceOf(image)))) return EXIT.failed;
@@ -79,5 +85,20 @@ export async function runOneShot(runtime: Runtime, question: string, options: Cl
   } finally {
     controller.close();
     process.off('SIGINT', onSignal);
+  }
+}
+
+/** What a one-shot run says on stderr without --verbose: errors and warnings. */
+function wentWrong(event: HostEvent): boolean {
+  switch (event.type) {
+    case 'error':
+    case 'fatal':
+      return true;
+    case 'notice':
+      return event.level === 'warn';
+    case 'tool-result':
+      return !event.ok;
+    default:
+      return false;
   }
 }

@@ -25,8 +25,8 @@ const NO_BROWSER = 'No browser could be opened here: open the link above yoursel
 
 /** How the REPL starts. */
 export interface ReplOptions {
-  /** `hac --resume`: continue the newest session (`/resume 1`) before the first prompt. */
-  resume?: boolean;
+  /** `hac --resume [n|words]`, `hac -c`: continue a session (`/resume …`) before the first prompt. */
+  resume?: string;
 }
 
 /**
@@ -229,7 +229,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   // The MCP SDK loads before the prompt (a key typed at the prompt must never wait behind it); the servers start
   // after it, one per task, so the terminal draws the prompt before they boot beside it.
   await runtime.loadMcp();
-  if (options.resume) await controller.submit('/resume 1');
+  if (options.resume) await controller.submit(`/resume ${options.resume}`);
   await controller.offerSetUp(); // a first run with a provider within reach: write config.json for it?
   showPrompt();
   mark('prompt shown');

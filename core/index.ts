@@ -32,6 +32,7 @@ export {
   removeServerEntry,
   type ServerEntry,
 } from './mcp/server-entries.js';
+export { parseMcpServers } from './mcp/mcp-config.js';
 export {
   IMPORT_SOURCES,
   importedServers,

@@ -8,7 +8,7 @@ import {
   importedServers,
   importFiles,
   inertText,
-  nodeUtil,
+  parseMcpServers,
   readOtherClientFile,
   readServerEntries,
   removeServerEntry,
@@ -21,10 +21,12 @@ import {
 import { EXIT } from '../exit-codes.js';
 import { openInBrowser } from '../open-in-browser.js';
 
-const MCP_HELP = `Usage:
+/** The usage, naming the file hac really edits (under HAC_HOME when it is set). */
+const mcpHelp = (file: string) => `Usage:
   hac mcp add <name> <url> [--transport http|sse] [--header "K: V"]…    a remote server
-  hac mcp add <name> [-e K=V]… -- <command> [args…]                     a local server hac starts
-  hac mcp list                  every server, its state once hac tried to connect, its tools
+  hac mcp add <name> [-e K=V]… [--] <command> [args…]                   a local server hac starts
+  hac mcp add-json <name> '<json>'   a server as its mcp-servers.json entry ({"command": …} or {"url": …})
+  hac mcp list                  every server, its command or address, its state once hac tried to connect
   hac mcp get <name>            one server as mcp-servers.json holds it (secret values hidden)
   hac mcp remove <name>
   hac mcp login <name>          sign in to a remote server in the browser
@@ -32,7 +34,8 @@ const MCP_HELP = `Usage:
   hac mcp import <claude-desktop|claude-code|vscode|cursor|FILE>
                                 add the servers another client has configured
 
-Every change keeps the rest of ~/.humble-ai-cli/mcp-servers.json as you wrote it.
+-s, --scope user is accepted (hac has one list of servers, its user scope). Every change keeps the rest of
+${file} as you wrote it.
 `;
 
 class McpUsage extends Error {}
@@ -40,15 +43,17 @@ class McpUsage extends Error {}
 /** `hac mcp …`: manages mcp-servers.json without editing it by hand, as other MCP clients' CLIs do. */
 export async function runMcp(argv: string[]): Promise<number> {
   const [action = '', ...rest] = argv;
+  const file = hacPaths().mcpServers;
   if (action === '' || action === '--help' || action === '-h' || rest.includes('--help')) {
-    process.stdout.write(MCP_HELP);
+    process.stdout.write(mcpHelp(file));
     return action === '' ? EXIT.usage : EXIT.ok;
   }
-  const file = hacPaths().mcpServers;
   try {
     switch (action) {
       case 'add':
         return await add(file, rest);
+      case 'add-json':
+        return await addJson(file, rest);
       case 'remove':
         return say(
           (await removeServerEntry(file, named(rest))) ? `Removed "${rest[0]}".` : missing(rest[0]!),
@@ -87,23 +92,67 @@ function named(rest: string[]): string {
 
 const missing = (name: string) => `No MCP server named "${name}" in mcp-servers.json.`;
 
+/** The options of `hac mcp add`, each taking a value; `--scope` as Claude Code has it. */
+const ADD_OPTIONS: Record<string, 'transport' | 'header' | 'env' | 'scope'> = {
+  '--transport': 'transport',
+  '-t': 'transport',
+  '--header': 'header',
+  '-H': 'header',
+  '--env': 'env',
+  '-e': 'env',
+  '--scope': 'scope',
+  '-s': 'scope',
+};
+
+/**
+ * `hac mcp add` as people type it: `<name> <url>`, `<name> -- <command> [args…]`, and `<name> <command>
+ * [args…]` without `--` (gemini-cli's and Claude Code's form): a first argument that is not an address is a
+ * command, and what follows it is the command's own, `-y` included.
+ */
+function readAddArgs(argv: string[]) {
+  const values: { transport?: string; header: string[]; env: string[]; scope?: string } = {
+    header: [],
+    env: [],
+  };
+  const positionals: string[] = [];
+  let command: string[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      command = argv.slice(i + 1);
+      break;
+    }
+    const [flag, inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const option = ADD_OPTIONS[flag];
+    if (option) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new McpUsage(`${flag} needs a value`);
+      if (option === 'header' || option === 'env') values[option].push(value);
+      else values[option] = value;
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') throw new McpUsage(`unknown option ${flag}`);
+    positionals.push(arg);
+    // After the name, a first argument that is not an address starts the command: the rest is its own.
+    if (positionals.length === 2 && !isAddress(arg)) {
+      command = [arg, ...argv.slice(i + 1)];
+      positionals.pop();
+      break;
+    }
+  }
+  return { values, positionals, command };
+}
+
+const isAddress = (text: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+
 async function add(file: string, argv: string[]): Promise<number> {
-  const split = argv.indexOf('--');
-  const { values, positionals } = nodeUtil.parseArgs({
-    args: split < 0 ? argv : argv.slice(0, split),
-    allowPositionals: true,
-    strict: true,
-    options: {
-      transport: { type: 'string', short: 't' },
-      header: { type: 'string', short: 'H', multiple: true },
-      env: { type: 'string', short: 'e', multiple: true },
-    },
-  });
+  const { values, positionals, command } = readAddArgs(argv);
   const [name, url, ...extra] = positionals;
   if (!name) throw new McpUsage("give the server's name");
-  const pairs = (list: string[] | undefined, separator: RegExp, what: string) =>
+  checkScope(values.scope);
+  const pairs = (list: string[], separator: RegExp, what: string) =>
     Object.fromEntries(
-      (list ?? []).map((pair) => {
+      list.map((pair) => {
         const at = pair.search(separator);
         if (at <= 0)
           throw new McpUsage(`${what} "${pair}" is not KEY${what === '--header' ? ': ' : '='}VALUE`);
@@ -111,23 +160,57 @@ async function add(file: string, argv: string[]): Promise<number> {
       }),
     );
   let entry: ServerEntry;
-  if (split >= 0) {
-    const [command, ...args] = argv.slice(split + 1);
-    if (!command || url) throw new McpUsage('a local server is: hac mcp add <name> -- <command> [args…]');
-    entry = { command, ...(args.length && { args }) };
-    if (values.env) entry.env = pairs(values.env, /=/, '-e');
+  if (command) {
+    const [program, ...args] = command;
+    if (!program || url) throw new McpUsage('a local server is: hac mcp add <name> [--] <command> [args…]');
+    entry = { command: program, ...(args.length && { args }) };
+    if (values.env.length) entry.env = pairs(values.env, /=/, '-e');
   } else {
     if (!url || extra.length) throw new McpUsage('a remote server is: hac mcp add <name> <url>');
     const transport = (values.transport ?? 'http').toLowerCase();
     if (transport !== 'http' && transport !== 'sse') throw new McpUsage('--transport takes http or sse');
     entry = { url, type: transport };
-    if (values.header) entry.headers = pairs(values.header, /:/, '--header');
+    if (values.header.length) entry.headers = pairs(values.header, /:/, '--header');
   }
-  if (!(await addServerEntry(file, name, entry)))
-    return say(
-      `An MCP server named "${name}" exists already: hac mcp remove ${name} first, or choose another name.`,
+  return added(file, name, entry);
+}
+
+/** `hac mcp add-json <name> '<json>'`: the entry as mcp-servers.json would hold it, checked before it is added. */
+async function addJson(file: string, argv: string[]): Promise<number> {
+  const scope = argv.findIndex((a) => a === '-s' || a === '--scope');
+  if (scope >= 0) checkScope(argv.splice(scope, 2)[1]);
+  const [name, json, ...extra] = argv;
+  if (!name || json === undefined || extra.length)
+    throw new McpUsage('add-json takes a name and one JSON object');
+  let entry: unknown;
+  try {
+    entry = JSON.parse(json);
+  } catch (error) {
+    throw new McpUsage(`the JSON does not parse: ${(error as Error).message}`);
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new McpUsage('the JSON must be one object, e.g. {"command": "npx", "args": ["-y", "pkg"]}');
+  // Checked as the file will be read: a wrong entry is refused with its fix, never written.
+  parseMcpServers(file, JSON.stringify({ mcpServers: { [name]: entry } }));
+  return added(file, name, entry as ServerEntry);
+}
+
+/** Only the user scope exists: one list of servers, in hac's home. */
+function checkScope(scope: string | undefined): void {
+  if (scope === undefined || scope === 'user') return;
+  throw new McpUsage(
+    `--scope ${scope} is not supported: hac keeps one list of servers, in its home (the user scope); use --scope user or leave it out`,
+  );
+}
+
+async function added(file: string, name: string, entry: ServerEntry): Promise<number> {
+  if (!(await addServerEntry(file, name, entry))) {
+    process.stderr.write(
+      `hac mcp: an MCP server named "${inertText(name)}" exists already: hac mcp remove ${inertText(name)} first, or choose another name.\n`,
     );
-  process.stdout.write(`Added "${name}" to ${file}.\n`);
+    return EXIT.failed;
+  }
+  process.stdout.write(`Added "${inertText(name)}" to ${file}.\n`);
   return EXIT.ok;
 }
 
@@ -174,18 +257,28 @@ async function list(): Promise<number> {
     const { servers, error, file } = await runtime.mcpServers();
     if (error) process.stdout.write(`${inertText(error.message)}\n`);
     if (servers.length === 0 && !error) process.stdout.write(`No MCP servers configured in ${file}.\n`);
+    const entries: Record<string, ServerEntry> = await readServerEntries(file).catch(() => ({}));
     for (const s of servers) {
       const state = serverState(s, 'hac mcp login');
       const tools =
         s.enabled && s.state === 'connected'
           ? `, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`
           : '';
-      process.stdout.write(`${inertText(`${s.name}: ${state}${tools}`)}\n`);
+      const where = startedBy(entries[s.name]);
+      process.stdout.write(`${inertText(`${s.name}: ${where ? `${where} — ` : ''}${state}${tools}`)}\n`);
     }
     return EXIT.ok;
   } finally {
     await runtime.close();
   }
+}
+
+/** What a server is: the command hac starts (with its arguments) or the address it reaches. */
+function startedBy(entry: ServerEntry | undefined): string | undefined {
+  if (typeof entry?.url === 'string') return entry.url;
+  if (typeof entry?.command !== 'string') return undefined;
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  return [entry.command, ...args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ');
 }
 
 async function login(name: string): Promise<number> {

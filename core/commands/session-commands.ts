@@ -53,6 +53,7 @@ const ANSWER_LINES = 12;
  */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
   if (!arg.trim()) return offerSessions(ctx);
+  if (!/^\d+$/.test(arg.trim())) return resumeByWords(ctx, arg.trim());
   const listed = await listedSession(ctx, arg, '/resume');
   if ('lines' in listed) return listed;
   const { chosen, n } = listed;
@@ -61,6 +62,16 @@ export async function resumeCommand(ctx: CommandContext, arg: string): Promise<C
   const count = await ctx.resumeSession(chosen.file);
   const [last] = ctx.lastExchanges(1);
   return { lines: [`Resumed "${chosen.title}" (${count} messages).`, ...(last ? exchangeLines(last) : [])] };
+}
+
+/** `/resume <words>` (`hac --resume <words>`): the newest session whose title holds them, else whose messages do. */
+async function resumeByWords(ctx: CommandContext, words: string): Promise<CommandOutput> {
+  const hits = await ctx.searchSessions(words.split(/\s+/));
+  const wanted = words.toLowerCase();
+  const chosen = hits.find((s) => s.readable && s.title.toLowerCase().includes(wanted)) ?? hits[0];
+  if (!chosen) return { lines: [`No session holds "${words}". /sessions lists them.`] };
+  shown.set(ctx, [chosen]);
+  return resumeCommand(ctx, '1');
 }
 
 async function offerSessions(ctx: CommandContext): Promise<CommandOutput> {

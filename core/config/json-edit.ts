@@ -38,7 +38,9 @@ export async function updateJsonFile(
     next = applyFormatted(next, edits, formattingOptions);
   }
   if (next === text) return;
-  parseJsonText(file, next); // never write something we could not read back
+  const written = parseJsonText(file, next); // never write something we could not read back
+  // A file hac creates looks as if written by hand: two spaces, one key a line, a line break at the end.
+  if (raw === undefined) next = `${JSON.stringify(written, null, 2)}\n`;
   await writeFileAtomic(file, raw !== undefined && hasBom(raw) ? `\uFEFF${next}` : next, { mode: 0o600 });
 }
 

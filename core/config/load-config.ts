@@ -3,6 +3,7 @@ import type { ToolCallMode } from '../tools/approval.js';
 import { configFileSchema, CONFIG_FIXES, type ConfigFile, type ModelEntry } from './config-schema.js';
 import { parseJsonText, readTextIfExists, validateJson } from './read-json-file.js';
 import { knownVision } from './model-vision.js';
+import type { DiscoveredModel } from './discovered-model.js';
 
 export type Provider = 'openai' | 'ollama' | 'anthropic';
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
@@ -29,6 +30,8 @@ export interface ModelConfig {
   /** Extra request-body fields for OpenAI-compatible servers; the fixed fields always win. */
   extraBody?: Record<string, unknown>;
   active: boolean;
+  /** Not in config.json: taken from the environment (a key, OLLAMA_HOST) because config.json has no model. */
+  fromEnvironment?: boolean;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
 }
@@ -88,17 +91,35 @@ export function defaultBaseUrl(provider: Provider, env: NodeJS.ProcessEnv = proc
   return url.origin;
 }
 
-/** Loads and validates config.json; throws ConfigError listing every problem. Never writes. */
-export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<HacConfig> {
+/**
+ * Loads and validates config.json; throws ConfigError listing every problem. Never writes. `fromEnvironment`: the
+ * model to use, active, when config.json has none (what a key or a local Ollama in the environment reaches).
+ */
+export async function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  fromEnvironment?: DiscoveredModel,
+): Promise<HacConfig> {
   const text = await readTextIfExists(file);
-  if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true, env);
+  if (text === undefined) return resolveConfig(file, configFileSchema.parse({}), true, env, fromEnvironment);
   const json = parseJsonText(file, text);
   const parsed = validateJson(file, json, configFileSchema, CONFIG_FIXES);
-  return resolveConfig(file, parsed, false, env);
+  return resolveConfig(file, parsed, false, env, fromEnvironment);
 }
 
-function resolveConfig(file: string, raw: ConfigFile, missing: boolean, env: NodeJS.ProcessEnv): HacConfig {
+function resolveConfig(
+  file: string,
+  raw: ConfigFile,
+  missing: boolean,
+  env: NodeJS.ProcessEnv,
+  fromEnvironment: DiscoveredModel | undefined,
+): HacConfig {
   const models = raw.models.map((entry, index) => resolveModel(entry, index, raw, env));
+  if (!models.length && fromEnvironment) {
+    const { name, provider, baseUrl, apiKey } = fromEnvironment;
+    const entry = { name, provider, baseUrl, ...(apiKey && { apiKey }), active: true } as ModelEntry;
+    models.push({ ...resolveModel(entry, -1, raw, env), fromEnvironment: true });
+  }
   const activeModel = models.find((m) => m.active);
   const summaryModel = raw.summaryModel
     ? models.find((m) => m.label === raw.summaryModel || m.id === raw.summaryModel)

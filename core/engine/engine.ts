@@ -40,6 +40,8 @@ export const NO_ACTIVE_MODEL = 'No active model is configured. Use /set-model to
 /** What the engine is built from (wired by the runtime). */
 export interface EngineDeps {
   config(): HacConfig;
+  /** While config.json has no model: waits for the one the environment gives, if any (then in `config()`). */
+  modelFromEnvironment?: () => Promise<void>;
   /** Saves the user's "always" for a tool (config.json), for every conversation from now on. */
   allowTool(tool: Tool): Promise<void>;
   /** The trimmed base system prompt, read per turn so edits apply at once. */
@@ -93,6 +95,7 @@ export class Engine {
     modelFor?: ModelConfig,
   ): AsyncGenerator<EngineEvent> {
     const askedAt = this.now();
+    if (!modelFor && !this.deps.config().models.length) await this.deps.modelFromEnvironment?.();
     const config = this.deps.config();
     const model = modelFor ?? config.activeModel;
     if (!model) {

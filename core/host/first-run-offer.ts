@@ -1,59 +1,24 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_BASE_URL, defaultBaseUrl } from '../config/load-config.js';
+import type { EnvironmentModel } from '../config/environment-models.js';
 import { addModelHint } from '../config/add-model-hint.js';
 import { NO_ACTIVE_MODEL } from '../engine/engine.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
-import type { Logger } from '../logging/logger.js';
 import type { ChatParts } from './message-commands.js';
 
-/** The model offered for a key found in the environment (the same as the example config.json names). */
-const KEYED_MODELS: { variable: string; model: DiscoveredModel }[] = [
-  {
-    variable: 'OPENAI_API_KEY',
-    model: {
-      name: 'gpt-4o',
-      provider: 'openai',
-      baseUrl: DEFAULT_BASE_URL.openai,
-      apiKey: '${OPENAI_API_KEY}',
-    },
-  },
-  {
-    variable: 'ANTHROPIC_API_KEY',
-    model: {
-      name: 'claude-sonnet-4-6',
-      provider: 'anthropic',
-      baseUrl: DEFAULT_BASE_URL.anthropic,
-      apiKey: '${ANTHROPIC_API_KEY}',
-    },
-  },
-];
-
-/** How many of an Ollama server's models are offered. */
-const OLLAMA_OFFERED = 5;
-
 /**
- * What a first run can be set up with, when there is no config.json yet: a key in the environment (written into
- * config.json as `${VAR}`, never the key itself), or the models of an Ollama server answering on its default
- * address. Empty when config.json exists or nothing is within reach. Each with the line that offers it.
+ * What a first run can be set up with, when there is no config.json yet: what the environment reaches (keys,
+ * written into config.json as `${VAR}`, never the key itself, with the models their server says it has; an Ollama
+ * server's models). Empty when config.json exists or nothing is within reach. Each with the line that offers it.
  */
-export async function firstRunChoices(
+export function firstRunChoices(
   configFile: string,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-): Promise<{ model: DiscoveredModel; label: string }[]> {
+  found: EnvironmentModel[],
+): { model: DiscoveredModel; label: string }[] {
   if (existsSync(configFile)) return [];
-  const keyed = KEYED_MODELS.filter(({ variable }) => env[variable]?.trim()).map(({ variable, model }) => ({
+  return found.map(({ model, source }) => ({
     model,
-    label: `${model.provider}: ${model.name} (key from $${variable})`,
+    label: `${model.provider}: ${model.name} (${source})`,
   }));
-  const { listOllamaModels } = await import('../providers/ollama/list-ollama-models.js');
-  const ollamaUrl = defaultBaseUrl('ollama', env);
-  const local = await listOllamaModels(ollamaUrl, { logger, timeoutMs: 500 }).catch(() => []);
-  const ollama = local.slice(0, OLLAMA_OFFERED).map((name) => ({
-    model: { name, provider: 'ollama' as const, baseUrl: ollamaUrl },
-    label: `ollama: ${name} (on ${DEFAULT_BASE_URL.ollama})`,
-  }));
-  return [...keyed, ...ollama];
 }
 
 /** The first run's question, when a provider is within reach and there is no config.json. */
@@ -67,8 +32,11 @@ export async function offerConfig(
   const say = (line: string) => emit({ type: 'command-output', lines: [line] });
   // Nothing within reach and no model to answer: what to do is said now, not after the first message fails.
   const config = runtime.config();
-  if (!choices.length)
-    return config.activeModel ? undefined : say(`${NO_ACTIVE_MODEL}\n${addModelHint(config.file)}`);
+  if (!choices.length) {
+    if (config.activeModel) return;
+    // The example config only when config.json has no model at all; else choosing one is enough.
+    return say(config.models.length ? NO_ACTIVE_MODEL : `${NO_ACTIVE_MODEL}\n${addModelHint(config.file)}`);
+  }
   const labels = choices.map((c) => c.label);
   emit({
     type: 'command-output',
@@ -79,7 +47,14 @@ export async function offerConfig(
   });
   const reply = (await questions.ask('choice', SET_UP_QUESTION, labels).catch(() => '0')).trim();
   const chosen = /^\d+$/.test(reply) ? choices[Number(reply) - 1] : undefined;
-  if (!chosen) return say('Nothing written. /help says how to add a model by hand.');
+  if (!chosen) {
+    const using = runtime.config().activeModel;
+    return say(
+      using?.fromEnvironment
+        ? `Nothing written. Using ${using.label} (${using.provider}) from the environment; /set-model writes a model into config.json.`
+        : 'Nothing written. /help says how to add a model by hand.',
+    );
+  }
   try {
     const active = await chat.commands.setActiveModel({ add: chosen.model });
     const key = chosen.model.apiKey ? ` (its key is read from ${chosen.model.apiKey}, never written)` : '';

@@ -31,6 +31,7 @@ import { exportSession, sessionDownload } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
 import { firstRunChoices } from './first-run-offer.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
+import { environmentModels, type EnvironmentModel } from '../config/environment-models.js';
 import { fitTools, fittedToolsNotice } from '../tools/tool-limit.js';
 import { toolBounds } from '../engine/turn-setup.js';
 
@@ -112,6 +113,8 @@ export interface Runtime {
   onSettingsChange(listener: (change: SettingsChange) => void): () => void;
   /** What a first run could be set up with (no config.json yet): keys in the environment, a local Ollama's models. */
   setUpChoices(): Promise<{ model: DiscoveredModel; label: string }[]>;
+  /** While config.json has no model: waits until the model the environment gives (if any) is in `config()`. */
+  modelFromEnvironment(): Promise<void>;
   /** A new conversation, sharing everything above. */
   openChat(options?: ChatOptions): Chat;
   /** Closes every MCP session (stdio children are gone when it resolves) and flushes the log. */
@@ -139,8 +142,11 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     return { ...loaded, activeModel: chosen };
   };
   let config: HacConfig;
+  /** The model the environment gives, used while config.json has none (found once, in the background). */
+  let environmentModel: DiscoveredModel | undefined;
+  const load = async () => pick(await loadConfig(paths.config, env, environmentModel));
   try {
-    config = pick(await loadConfig(paths.config, env));
+    config = await load();
   } catch (error) {
     await logStartFailure(paths, options.logger, error);
     throw error;
@@ -188,7 +194,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const chatModel = options.chatModel ?? sdkChatModel;
 
   const reload = async () => {
-    config = pick(await loadConfig(paths.config, env));
+    config = await load();
     fileLogger?.setLevel(config.logLevel);
     rememberSecrets();
     return config;
@@ -269,6 +275,22 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     },
   };
 
+  // What the environment reaches (keys, OLLAMA_HOST, a local Ollama): asked once, for the first-run offer and for a
+  // model to answer with while config.json has none; started with the first conversation, so a message rarely
+  // waits for it.
+  let environmentSearch: Promise<EnvironmentModel[]> | undefined;
+  const fromEnvironment = () => {
+    environmentSearch ??= environmentModels(env, logger).then(
+      async (found) => {
+        environmentModel = found[0]?.model;
+        if (environmentModel && !config.models.length) await reload().catch(() => undefined);
+        return found;
+      },
+      () => [],
+    );
+    return environmentSearch;
+  };
+
   const settingsListeners = new Set<(change: SettingsChange) => void>();
   const announce = (change: SettingsChange) => {
     for (const listener of settingsListeners) listener(change);
@@ -288,12 +310,20 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: (ifStarted) => mcp.view(ifStarted),
     mcpPool: () => mcp.pool(),
-    setUpChoices: () => firstRunChoices(paths.config, env, logger),
+    setUpChoices: async () => firstRunChoices(paths.config, await fromEnvironment()),
+    modelFromEnvironment: async () => {
+      if (!config.models.length) await fromEnvironment();
+    },
     mcpReady: () => mcp.readyPool(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
+      // A conversation with no model in config.json looks for one in the environment at once.
+      if (!config.models.length) void fromEnvironment();
       const engine = new Engine({
         config: () => config,
+        modelFromEnvironment: async () => {
+          if (!config.models.length) await fromEnvironment();
+        },
         allowTool: (tool) => shared.allowTool(tool),
         basePrompt: () => readBaseSystemPrompt(paths),
         chatModel,

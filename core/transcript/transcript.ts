@@ -1,6 +1,6 @@
 import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
-import { approvalText, inertLine, inertText, inertValue } from '../text/inert-text.js';
+import { approvalText, inertLine, inertValue } from '../text/inert-text.js';
 import { foldedText } from '../text/pasted-text.js';
 import { progressLine } from './progress-line.js';
 import type { EngineEvent } from '../types/engine-event.js';
@@ -97,7 +97,10 @@ export class TranscriptRenderer {
       case 'notice':
         return this.line(event.level === 'info' ? event.text : this.styles.dim(event.text));
       case 'tool-call':
-        return this.endAnswer() + this.line(this.styles.cyan(toolCallSummary(event, this.styles.question)));
+        return (
+          this.endAnswer() +
+          this.line(this.styles.cyan(toolCallSummary(event, (text) => this.styles.question(text))))
+        );
       case 'confirmation-request':
         return ''; // the controller's `prompt` event that follows shows the question
       case 'prompt':

@@ -57,7 +57,7 @@ function cutMessage(message: Message, keep: number, budget: ContextBudget): Mess
   if (cached?.budget === key) return cached.cut;
   const left = message.content.length - keep;
   const content = `${message.content.slice(0, keep)}\n\n[… ${left.toLocaleString('en-US')} more characters of this message were left out to fit the context]`;
-  const cut = { ...message, content } as Message;
+  const cut: Message = { ...message, content };
   cuts.set(message, { budget: key, cut });
   return cut;
 }

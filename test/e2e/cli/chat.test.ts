@@ -275,11 +275,16 @@ describe('hac -p (one-shot)', () => {
 
   it('prints-only-the-answer-and-exits-0', async () => {
     const { fake, home } = await setup();
-    fake.reply(openaiReply.thinking(['hmm'], ['The answer.']));
+    fake.reply(openaiReply.thinking(['hmm'], ['The answer.']), openaiReply.thinking(['hmm'], ['Again.']));
     const result = await run(home, ['-p', 'question?']);
     expect(result.stdout).toBe('The answer.\n');
-    expect(result.stderr).toContain('<<< Thinking >>>');
+    // A script's stderr is for what went wrong: no waiting line, no thinking.
+    expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+    const verbose = await run(home, ['-p', '--verbose', 'question?']);
+    expect(verbose.stdout).toBe('Again.\n');
+    expect(verbose.stderr).toContain('Waiting for response...');
+    expect(verbose.stderr).toContain('<<< Thinking >>>');
   });
 
   it('takes--p-as-people-type-it-options-before-the-question-or-the-question-on-stdin', async () => {
@@ -365,7 +370,12 @@ describe('hac -p (one-shot)', () => {
     expect((await run(home, ['-p', 'x'])).status).toBe(1);
     expect((await run(home, ['-p', 'x', '--model', 'nope'])).status).toBe(2);
     fake.reply(openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'a' } }]));
-    expect((await run(home, ['-p', 'x'])).status).toBe(3);
+    const needs = await run(home, ['-p', 'x']);
+    expect(needs.status).toBe(3);
+    // Says what was not run, why, and how to allow it; nothing else on stderr.
+    expect(needs.stderr).toBe(
+      'hac: tools/echo was not run: it needs your approval, and a one-shot run cannot ask. Allow tool calls with --yes, or set "toolCallMode": "auto" in config.json.\n',
+    );
     fake.reply(
       openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'a' } }]),
       openaiReply.text(['approved']),
@@ -373,6 +383,32 @@ describe('hac -p (one-shot)', () => {
     const approved = await run(home, ['-p', 'x', '--yes']);
     expect(approved.stdout).toBe('approved\n');
     expect(approved.status).toBe(0);
+    expect(approved.stderr).toBe(''); // no "A: yes, and call … without asking" hint in a script
+  });
+
+  it('c-continues-the-newest-session-resume-takes-a-number-or-title-words-and-m-picks-the-model', async () => {
+    const { fake, home } = await setup();
+    fake.reply(
+      openaiReply.text(['Seoul is sunny.']),
+      openaiReply.text(['Tokyo is rainy.']),
+      openaiReply.text(['Still sunny.']),
+      openaiReply.text(['Still rainy.']),
+      openaiReply.text(['From the other model.']),
+    );
+    await run(home, ['-p', 'weather in Seoul']);
+    await run(home, ['-p', 'weather in Tokyo']);
+    const contents = (n: number) =>
+      fake.requests[n]!.body.messages.map((m: { content: string }) => m.content);
+    expect((await run(home, ['-p', '--resume=Seoul', 'and tomorrow?'])).stdout).toBe('Still sunny.\n');
+    expect(contents(2)).toContain('Seoul is sunny.');
+    expect(contents(2)).not.toContain('Tokyo is rainy.');
+    // The newest conversation is the one just continued.
+    expect((await run(home, ['-c', '-p', 'and the day after?'])).stdout).toBe('Still rainy.\n');
+    expect(contents(3)).toEqual(
+      expect.arrayContaining(['Seoul is sunny.', 'Still sunny.', 'and the day after?']),
+    );
+    expect((await run(home, ['-p', '-m', 'other', 'hi'])).stdout).toBe('From the other model.\n');
+    expect(fake.requests[4]!.body.model).toBe('other');
   });
 });
 

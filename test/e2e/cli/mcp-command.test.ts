@@ -72,9 +72,10 @@ describe('hac mcp', () => {
       env: { ROOT: '/srv', TOKEN: '${FS_TOKEN}' },
     });
 
-    // A name taken is not overwritten.
+    // A name taken is not overwritten, and says so as a failure.
     const again = await run('add', 'docs', 'https://elsewhere.example/mcp');
-    expect(again.stdout).toContain('An MCP server named "docs" exists already');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('an MCP server named "docs" exists already');
 
     const got = await run('get', 'docs');
     expect(got.status).toBe(0);
@@ -85,7 +86,8 @@ describe('hac mcp', () => {
     expect(await run('remove', 'docs')).toMatchObject({ status: 0, stdout: 'Removed "docs".\n' });
     expect(await run('remove', 'fs')).toMatchObject({ status: 0 });
     const listed = await run('list');
-    expect(listed.stdout).toMatch(/^tools: connected, \d+ tools\n$/);
+    // Each server with what starts it.
+    expect(listed.stdout).toMatch(/^tools: \S+ \S+test-server\.mjs stdio — connected, \d+ tools\n$/);
     expect(readFileSync(file, 'utf8')).toBe(written);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(await run('get', 'nope')).toMatchObject({ status: 1 });
@@ -155,9 +157,47 @@ describe('hac mcp', () => {
     expect(help.stdout).toContain('hac mcp add <name> <url>');
     expect((await runHac(dir, ['mcp', 'add', '--help'])).status).toBe(0);
     expect((await runHac(dir, ['web', '--help'])).status).toBe(0);
+    // The real file, under HAC_HOME.
+    expect(help.stdout).toContain(path.join(dir, '.humble-ai-cli', 'mcp-servers.json'));
     const wrong = await runHac(dir, ['mcp', 'add', 'x']);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('a remote server is: hac mcp add <name> <url>');
+    // An unknown option: one plain line and the way to the usage, exit 2.
+    const unknown = await runHac(dir, ['mcp', 'add', 'x', '--frob', 'https://a.example/mcp']);
+    expect(unknown).toMatchObject({
+      status: 2,
+      stderr: 'hac mcp: unknown option --frob\nRun "hac mcp --help" for the usage.\n',
+    });
+    const scope = await runHac(dir, ['mcp', 'add', '-s', 'project', 'x', 'https://a.example/mcp']);
+    expect(scope.status).toBe(2);
+    expect(scope.stderr).toContain('--scope project is not supported: hac keeps one list of servers');
+  });
+
+  it('adds-as-claude-code-and-gemini-cli-users-type-it-and-writes-a-tidy-new-file', async () => {
+    const { dir, file } = home();
+    const run = (...args: string[]) => runHac(dir, ['mcp', ...args]);
+    // Without `--`: a first argument that is not an address is the command, its own options included.
+    expect(
+      await run('add', '-s', 'user', 'fs', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/root'),
+    ).toMatchObject({ status: 0 });
+    expect(
+      await run('add-json', 'docs', '{"url": "https://mcp.example.com/mcp", "type": "http"}'),
+    ).toMatchObject({
+      status: 0,
+    });
+    const bad = await run('add-json', 'broken', '{"url": "ftp://x"}');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('mcpServers.broken.url');
+    expect(await run('add-json', 'fs', '{"command": "other"}')).toMatchObject({ status: 1 });
+    const text = readFileSync(file, 'utf8');
+    const servers = {
+      mcpServers: {
+        fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/root'] },
+        docs: { url: 'https://mcp.example.com/mcp', type: 'http' },
+      },
+    };
+    // A file hac creates is laid out as JSON.stringify(…, null, 2) would.
+    expect(text).toBe(`${JSON.stringify(servers, null, 2)}\n`);
   });
 
   it('says-why-each-server-did-not-start-in-plain-words-once', async () => {
@@ -183,10 +223,10 @@ describe('hac mcp', () => {
     );
     const listed = await runHac(dir, ['mcp', 'list']);
     expect(listed.stdout.split('\n')).toEqual([
-      'missing: failed: the command "no-such-mcp-server" was not found: is it installed and on PATH? Check "command" (mcp-servers.json)',
-      `down: failed: nothing answers at http://127.0.0.1:${free}/mcp (connection refused): is the server running?`,
-      `old: failed: nothing answers at http://127.0.0.1:${free}/sse (connection refused): is the server running?`,
-      `crash: failed: "${process.execPath}" ended before it answered; its last words: set API_KEY first (/mcp shows more)`,
+      'missing: no-such-mcp-server — failed: the command "no-such-mcp-server" was not found: is it installed and on PATH? Check "command" (mcp-servers.json)',
+      `down: http://127.0.0.1:${free}/mcp — failed: nothing answers at http://127.0.0.1:${free}/mcp (connection refused): is the server running?`,
+      `old: http://127.0.0.1:${free}/sse — failed: nothing answers at http://127.0.0.1:${free}/sse (connection refused): is the server running?`,
+      `crash: ${process.execPath} -e "console.error('set API_KEY first'); process.exit(3)" — failed: "${process.execPath}" ended before it answered; its last words: set API_KEY first (/mcp shows more)`,
       '',
     ]);
   });

@@ -129,7 +129,7 @@ describe('transcript: every host event', () => {
   it('an-answer-cannot-pass-for-a-question-of-hacs-reverse-video-or-without-colour-a-line-ending-the-answer', () => {
     // An answer that imitates hac's confirmation, word for word.
     const imitation = 'MCP server: evil\nTool: delete_everything\nCall now? (Y/N): y\n';
-    const call = everyType['tool-call']![0];
+    const call = everyType['tool-call'][0];
     const question = { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' } as const;
     const plain = new TranscriptRenderer(PLAIN_STYLES);
     const shown = [{ type: 'text-delta', text: imitation } as const, call, question].map((e) =>
