@@ -77,8 +77,55 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
     usage: '/image <path|https URL>',
     description: 'Attach a picture (or @file.png in a message).',
   },
+  {
+    name: '/compact',
+    usage: '/compact',
+    description: 'Summarise the conversation now (frees context).',
+  },
   { name: '/exit', usage: '/exit', description: 'Close MCP sessions and exit.' },
 ];
+
+/** Names people bring from other clients (Claude Code, codex, gemini-cli), each standing for hac's own. */
+export const COMMAND_ALIASES: Readonly<Record<string, string>> = {
+  '/clear': '/new',
+  '/model': '/set-model',
+  '/quit': '/exit',
+  '/q': '/exit',
+  '/cost': '/usage',
+};
+
+/** A command line with an alias's name replaced by hac's own (`/model` → `/set-model`); any other line as it was. */
+export function canonicalCommand(line: string): string {
+  const [name = '', ...rest] = line.trim().split(/(\s+)/);
+  const own = COMMAND_ALIASES[name];
+  return own ? [own, ...rest].join('') : line;
+}
+
+/** The command name nearest to a mistyped one (at most two edits away, or a name it starts), if any. */
+export function nearestCommand(name: string): string | undefined {
+  const names = [...COMMANDS.map((c) => c.name), ...Object.keys(COMMAND_ALIASES)];
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of names) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name ?? names.find((n) => name.length > 2 && n.startsWith(name));
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit (`/modle` is one from `/model`). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
 
 /** Whether a line is a command: starts with `/` but not `//` (which sends `/text` as a message). */
 export function isCommand(line: string): boolean {
@@ -94,6 +141,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return {
         lines: [
           ...COMMANDS.map((c) => `  ${c.usage.padEnd(30)} ${c.description}`),
+          '  Also: /clear (/new), /model (/set-model), /quit or /q (/exit), /cost (/usage)',
           ...(ctx.keys.length
             ? ['', 'Keys:', ...ctx.keys.map(([key, what]) => `  ${key.padEnd(30)} ${what}`)]
             : []),
@@ -136,8 +184,16 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return usageCommand(ctx);
     case '/exit':
       return { lines: [], exit: true };
-    default:
-      return { lines: [`Unknown command: ${name}. Type /help for the list.`] };
+    default: {
+      const near = nearestCommand(name);
+      return {
+        lines: [
+          near
+            ? `Unknown command: ${name}. Did you mean ${near}?`
+            : `Unknown command: ${name}. Type /help for the list.`,
+        ],
+      };
+    }
   }
 }
 
@@ -156,5 +212,5 @@ async function setToolMode(ctx: CommandContext, arg: string): Promise<CommandOut
 /** Tab completion: the command names that start with what was typed. */
 export function completeCommand(line: string): string[] {
   if (!line.startsWith('/') || line.includes(' ')) return [];
-  return COMMANDS.map((c) => c.name).filter((n) => n.startsWith(line));
+  return [...COMMANDS.map((c) => c.name), ...Object.keys(COMMAND_ALIASES)].filter((n) => n.startsWith(line));
 }

@@ -312,6 +312,16 @@ export class Conversation {
     return this.asked.message;
   }
 
+  /** `/compact`'s summary: it stands for the oldest messages from now on, and the session file keeps it. */
+  async keepSummary(summary: ContextSummary, at: Date): Promise<void> {
+    if (!this.session) return;
+    this.session = {
+      ...this.session,
+      summaries: [{ content: summary.text, covers: summary.covers, createdAt: rfc3339Local(at) }],
+    };
+    if (this.file) await this.store.save(this.file, this.session);
+  }
+
   /**
    * Keeps a turn and writes the session file; resolves with the file written. A turn without an answer is kept in
    * memory only while the session has no file: the file is created by the first answer.

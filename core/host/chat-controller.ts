@@ -1,4 +1,4 @@
-import { isCommand, completeCommand, runCommand } from '../commands/run-command.js';
+import { canonicalCommand, isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
 import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../types/host-event.js';
 import { IMAGE_LIMITS, imageLine } from '../images/image-limits.js';
@@ -281,7 +281,8 @@ export class ChatController {
     }
   }
 
-  private async command(line: string): Promise<void> {
+  private async command(typed: string): Promise<void> {
+    const line = canonicalCommand(typed);
     const image = /^\/image(?:\s+(.*))?$/s.exec(line);
     if (image) {
       if (!image[1]?.trim()) return this.emit({ type: 'command-output', lines: [IMAGE_USAGE] });
@@ -297,6 +298,16 @@ export class ChatController {
     if (name === '/prompt') return void (await usePrompt(this.parts, rest.join(' ')));
     if (name === '/retry') return void (await retry(this.parts, rest.join(' ').trim()));
     if (name === '/edit') return editLast(this.parts);
+    if (name === '/compact') {
+      // A call to the summary model: Ctrl+C (or Esc) stops it, and the conversation stays as it was.
+      const lines = await this.cancellable((signal) =>
+        this.chat.engine.compact(signal).catch((error: unknown) => {
+          if (signal.aborted) return ['Compacting cancelled; the conversation is as it was.'];
+          throw error;
+        }),
+      );
+      return this.emit({ type: 'command-output', lines });
+    }
     const file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
     // A resumed session is another conversation (a renamed one keeps its messages, under a new file name).

@@ -18,6 +18,8 @@ export {
   SUMMARY_MESSAGE_PREFIX,
   summaryRequestMessages,
   summaryMessage,
+  buildSummaryInput,
+  trySummarise,
   type ContextSummary,
   type Summariser,
 } from './summarize.js';

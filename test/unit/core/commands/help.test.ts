@@ -10,12 +10,18 @@ const help = async (keys: CommandContext['keys']) =>
 describe('/help', () => {
   it('lists-every-command-once-in-order-and-a-terminal-gets-no-keys', async () => {
     const lines = await help([]);
-    expect(lines.map((line) => line.trim().split(/\s+/)[0])).toEqual(COMMANDS.map((c) => c.name));
+    expect(lines.slice(0, COMMANDS.length).map((line) => line.trim().split(/\s+/)[0])).toEqual(
+      COMMANDS.map((c) => c.name),
+    );
+    // Then the names people bring from other clients, on one line.
+    expect(lines.slice(COMMANDS.length)).toEqual([
+      '  Also: /clear (/new), /model (/set-model), /quit or /q (/exit), /cost (/usage)',
+    ]);
   });
 
   it('the-window-lists-its-keys-after-the-commands', async () => {
     const lines = await help(WINDOW_KEYS);
-    expect(lines.slice(COMMANDS.length)).toEqual([
+    expect(lines.slice(COMMANDS.length + 1)).toEqual([
       '',
       'Keys:',
       ...WINDOW_KEYS.map(([key, what]) => `  ${key.padEnd(30)} ${what}`),
