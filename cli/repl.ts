@@ -60,7 +60,14 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   // On a terminal, pasted multi-line text stays one message (bracketed paste): readline reads through this filter.
   const terminal = out.isTTY === true;
   // Keys typed while something runs wait for the next prompt (Ctrl+C excepted): see onCtrlC below.
-  const gate = new TypeAheadGate(process.stdin, () => onCtrlC());
+  // A lone Escape while an answer streams or a tool runs stops it, as Ctrl+C does (a question handles its own).
+  const gate = new TypeAheadGate(
+    process.stdin,
+    () => onCtrlC(),
+    () => {
+      if (!controller.idle && !controller.asking) controller.interrupt();
+    },
+  );
   const pastes = terminal ? new PasteAwareInput(process.stdin) : undefined;
   const input = pastes ? process.stdin.pipe(pastes).pipe(gate) : process.stdin;
   // What a line sends: its pasted line breaks restored and its long pastes whole again.

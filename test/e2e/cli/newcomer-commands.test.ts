@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
-import { HacPty } from '../../helpers/pty.js';
+import { HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // The commands a Claude Code, codex or gemini-cli user types first, in a real terminal against the fake model.
@@ -75,5 +75,25 @@ describe('commands people bring from other clients', () => {
     const file = readdirSync(sessions).find((f) => f.endsWith('.json'))!;
     const saved = JSON.parse(readFileSync(path.join(sessions, file), 'utf8'));
     expect(saved.summaries).toEqual([expect.objectContaining({ covers: 4 })]);
+  });
+
+  it('a-lone-esc-stops-a-streaming-answer-and-an-alt-key-does-not', async () => {
+    const { fake, hac, say } = await start();
+    fake.reply(
+      openaiReply.answer({ text: ['A long answer begins '], end: 'stall' }),
+      openaiReply.answer({ text: ['Another long answer '], end: 'stall' }),
+    );
+    await say('tell me everything', 'A long answer begins');
+    hac.write('\x1b');
+    await hac.waitFor('Response cancelled.');
+    const at = await hac.waitFor('humble-ai> ', { from: plain(hac.output).indexOf('Response cancelled.') });
+    hac.write('and more\r');
+    await hac.waitFor('Another long answer', { from: at });
+    // Alt+B (Escape and a key in one write) is a key for the prompt, not a cancel.
+    hac.write('\x1bb');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(plain(hac.output).slice(at)).not.toContain('Response cancelled.');
+    hac.write('\x03');
+    await hac.waitFor('Response cancelled.', { from: at });
   });
 });
