@@ -97,7 +97,10 @@ function wentWrong(event: HostEvent): boolean {
     case 'notice':
       return event.level === 'warn';
     case 'tool-result':
+    case 'mcp-status': // a server that failed or needs a sign-in: the answer lacks its tools
       return !event.ok;
+    case 'retry': // the provider failed once: said as a warning is logged
+      return true;
     default:
       return false;
   }

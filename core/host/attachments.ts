@@ -67,8 +67,8 @@ function unquote(text: string): string {
 }
 
 /**
- * Tab after `@`: the line completed with each folder (ending in `/`) and image file that the typed path starts
- * with; a name with spaces is quoted (`@"my shot.png"`).
+ * Tab after `@`: the line completed with each folder (ending in `/`) and file (a picture or text to attach) that
+ * the typed path starts with; a name with spaces is quoted (`@"my shot.png"`).
  */
 export function completeImageMention(line: string, cwd: string): string[] {
   const match = /(^|\s)@"?([^\s"]*)$/.exec(line);
@@ -86,7 +86,7 @@ export function completeImageMention(line: string, cwd: string): string[] {
   const head = line.slice(0, match.index + match[1]!.length);
   return entries
     .filter((e) => e.name.startsWith(start) && (start.startsWith('.') || !e.name.startsWith('.')))
-    .filter((e) => e.isDirectory() || IMAGE_FILE.test(e.name))
+    .filter((e) => e.isDirectory() || e.isFile())
     .map((e) => `${folder}${e.name}${e.isDirectory() ? '/' : ''}`)
     .sort()
     .map((file) => `${head}@${/\s/.test(file) ? `"${file}"` : file}`);

@@ -4,6 +4,7 @@ import type { HostEvent } from '../types/host-event.js';
 import type { MessageImage } from '../types/message.js';
 import { imageMentions, loadImage, workingDirectory } from './attachments.js';
 import { resourceMentions } from './mcp-extras.js';
+import { attachedFileText, readTextAttachment, textFileMentions } from './text-attachments.js';
 import type { Runtime } from './runtime.js';
 
 /** A picture a prompt or resource gave, in base64, with the name it is shown by. */
@@ -58,6 +59,7 @@ export async function gatherMessage(
   const { text: said, mentions } = resourceMentions(typed, pool);
   const { text: spoken, files } = imageMentions(said);
   const texts = [spoken];
+  const cwd = workingDirectory();
   const pictures = [...given];
   const images = [...attached];
   try {
@@ -67,6 +69,16 @@ export async function gatherMessage(
       texts.push(content.text);
       pictures.push(...content.images.map((image) => ({ ...image, name: label })));
       emit({ type: 'notice', level: 'dim', text: `Attached ${label} (${content.text.length} characters).` });
+    }
+    // Text files named with @ go with the message, each under its name (pictures are attached as pictures).
+    for (const file of textFileMentions(spoken, cwd)) {
+      const content = await readTextAttachment(file, cwd);
+      texts.push(attachedFileText(file, content));
+      emit({
+        type: 'notice',
+        level: 'dim',
+        text: `Attached ${file} (${content.length.toLocaleString('en-US')} characters).`,
+      });
     }
     for (const { data, name } of pictures)
       images.push(await loadImage({ bytes: Buffer.from(data, 'base64'), name }, limits, workingDirectory()));

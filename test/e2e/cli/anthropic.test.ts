@@ -64,7 +64,7 @@ describe('hac with a Claude model', () => {
         ],
       }),
     );
-    const result = await runHac(home, ['-p', 'hi'], { env });
+    const result = await runHac(home, ['-p', '--verbose', 'hi'], { env });
     expect(result.stdout).toBe('Hello from Claude.\n');
     expect(result.stderr).toMatch(/<<< Thinking >>>\s*Simple greeting\.\s*<<< End Thinking >>>/);
     expect(result.status).toBe(0);

@@ -54,9 +54,9 @@ describe('pictures for vision models', () => {
     const file = await screenshot(home);
     const before = readFileSync(file);
     fake.reply(openaiReply.text(['A blue square.']));
-    const result = await runHac(home, ['-p', 'What is this?', '--image', 'shot.png']);
+    const result = await runHac(home, ['-p', 'What is this?', '--image', 'shot.png', '--verbose']);
     expect(result.stdout).toBe('A blue square.\n');
-    expect(result.stderr).toContain('[image: shot.png 1152×768');
+    expect(result.stderr).toContain('[image: shot.png 1152×768'); // said with --verbose
     const user = fake.requests[0]!.body.messages.at(-1) as { role: string; content: Part[] };
     expect(user.content[0]).toEqual({ type: 'text', text: 'What is this?' });
     const url = user.content[1]!.image_url!.url;

@@ -252,7 +252,7 @@ describe('signing in to a hosted MCP server in the terminal', () => {
     expect(done.stdout).toContain('MCP server "hosted" is signed in and connected.');
     expect(done.status).toBe(0);
     const listed = await runHac(home, ['mcp', 'list']);
-    expect(listed.stdout).toBe('hosted: connected, 1 tool\n');
+    expect(listed.stdout).toMatch(/^hosted: http:\/\/127\.0\.0\.1:\d+\/mcp — connected, 1 tool\n$/);
     const out = await runHac(home, ['mcp', 'logout', 'hosted']);
     expect(out).toMatchObject({ status: 0, stdout: 'Signed out of "hosted": its tokens are forgotten.\n' });
     expect((await runHac(home, ['mcp', 'list'])).stdout).toBe(

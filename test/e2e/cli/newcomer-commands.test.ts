@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
@@ -95,5 +95,41 @@ describe('commands people bring from other clients', () => {
     expect(plain(hac.output).slice(at)).not.toContain('Response cancelled.');
     hac.write('\x03');
     await hac.waitFor('Response cancelled.', { from: at });
+  });
+
+  it('at-path-attaches-a-text-file-and-refuses-a-binary-or-too-large-one-in-words', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    writeCliHome(home, fake.baseUrl);
+    const project = path.join(home, 'project');
+    mkdirSync(path.join(project, 'notes'), { recursive: true });
+    writeFileSync(path.join(project, 'notes', 'readme.txt'), '# 설정\nport = 8080\n```not a fence end\n');
+    writeFileSync(path.join(project, 'logo.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01, 0xff]));
+    writeFileSync(path.join(project, 'huge.log'), 'x'.repeat(150_000));
+    const hac = new HacPty(home, [], {}, { cwd: project });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(openaiReply.text(['It sets the port.']));
+    // Tab completes the path after @.
+    await hac.type(...'what is in @notes/re', '\t');
+    await hac.waitFor('what is in @notes/readme.txt');
+    hac.write('?\r');
+    await hac.waitFor('Attached notes/readme.txt (36 characters).');
+    await hac.waitFor('It sets the port.');
+    const sent = fake.requests[0]!.body.messages.at(-1).content as string;
+    expect(sent).toBe(
+      'what is in @notes/readme.txt?\n\nFile notes/readme.txt:\n````\n# 설정\nport = 8080\n```not a fence end\n````',
+    );
+    await hac.say('and @logo.bin', 'logo.bin is not a text file: nothing was sent.');
+    await hac.say(
+      'and @huge.log',
+      'huge.log is 150,000 bytes, more than the 100,000 a message attaches: nothing was sent.',
+    );
+    // @someone that is no file stays text.
+    fake.reply(openaiReply.text(['Hi.']));
+    await hac.say('say hi to @someone', 'Hi.');
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body.messages.at(-1).content).toBe('say hi to @someone');
   });
 });

@@ -41,13 +41,17 @@ describe('pictures named in what is typed', () => {
     expect(imageSourceOf('"a b.png"')).toEqual({ file: 'a b.png' });
   });
 
-  it('tab-after-at-completes-folders-and-image-files', () => {
+  it('tab-after-at-completes-folders-pictures-and-text-files', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'shots'));
     writeFileSync(path.join(dir, 'shot one.png'), '');
     writeFileSync(path.join(dir, 'shot.txt'), '');
     writeFileSync(path.join(dir, 'shots', 'b.jpg'), '');
-    expect(completeImageMention('see @sh', dir)).toEqual(['see @"shot one.png"', 'see @shots/']);
+    expect(completeImageMention('see @sh', dir)).toEqual([
+      'see @"shot one.png"',
+      'see @shot.txt',
+      'see @shots/',
+    ]);
     expect(completeImageMention('see @shots/', dir)).toEqual(['see @shots/b.jpg']);
     expect(completeImageMention('no mention', dir)).toEqual([]);
   });
