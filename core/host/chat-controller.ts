@@ -22,6 +22,7 @@ import type { Elicit } from '../mcp/index.js';
 import { completeMcp, promptsLines, resourcesLines } from './mcp-extras.js';
 import type { Chat, ChatOptions, Runtime } from './runtime.js';
 import { Questions } from './questions.js';
+import { runShellCommand, shellRunLine, shellRunText, type ShellRun } from './shell-command.js';
 import { AttachedImages, gatherMessage, overBudgetLine } from './message-parts.js';
 import { editLast, retry, usePrompt, type ChatParts, type MessageExtras } from './message-commands.js';
 
@@ -64,6 +65,8 @@ export class ChatController {
   /** Settings another conversation changed since this one's last turn: told before the next one. */
   private changedElsewhere: string[] = [];
   private readonly attached = new AttachedImages((event) => this.emit(event));
+  /** Commands run with `!`, waiting for the next message. */
+  private readonly shellRuns: ShellRun[] = [];
   private readonly held = new HeldMessages();
   /** What `/prompt`, `/retry` and `/edit` need from this conversation. */
   private readonly parts: ChatParts;
@@ -149,6 +152,7 @@ export class ChatController {
     const dropped = this.idle ? droppedImagePath(trimmed, workingDirectory()) : undefined;
     if (dropped) return void (await this.attach({ file: dropped }));
     if (isCommand(trimmed)) await this.work(trimmed, () => this.command(trimmed));
+    else if (/^!\s*\S/.test(trimmed)) await this.work(trimmed, () => this.shell(trimmed.slice(1).trim()));
     else
       await this.work(
         trimmed,
@@ -346,6 +350,18 @@ export class ChatController {
     }
   }
 
+  /**
+   * `!command`: the user's own shell command (typed, never a model's or a server's text), its output shown and
+   * kept for the next message, as Claude Code's and gemini-cli's shell modes do. Ctrl+C stops it.
+   */
+  private async shell(command: string): Promise<void> {
+    const run = await this.cancellable((signal) => runShellCommand(command, signal));
+    const output = run.output.replace(/\s+$/, '');
+    this.emit({ type: 'command-output', lines: output ? output.split('\n') : [] });
+    this.emit({ type: 'notice', level: 'dim', text: shellRunLine(run) });
+    this.shellRuns.push(run);
+  }
+
   private async message(typed: string, { given = [], images: kept = [], model }: MessageExtras = {}) {
     for (const text of this.changedElsewhere.splice(0)) this.emit({ type: 'notice', level: 'dim', text });
     const turn = new AbortController();
@@ -358,7 +374,10 @@ export class ChatController {
         limits: this.imageLimits(),
       });
       if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true } as const;
-      const { text, images } = ready;
+      // Commands the user ran with `!` since the last message go before what they wrote.
+      const ran = this.shellRuns.splice(0).map(shellRunText);
+      const { images } = ready;
+      const text = [...ran, ready.text].join('\n\n');
       const budget = this.runtime.config().contextMaxChars;
       if (text.length > budget)
         this.emit({ type: 'notice', level: 'warn', text: overBudgetLine(text.length, budget) });

@@ -132,4 +132,25 @@ describe('commands people bring from other clients', () => {
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.body.messages.at(-1).content).toBe('say hi to @someone');
   });
+
+  it('bang-runs-the-users-own-shell-command-shows-its-output-and-the-next-message-carries-it', async () => {
+    const { fake, hac, say } = await start();
+    await say(
+      "!printf 'build ok: 세계\\033[2J\\n' && exit 3",
+      '(exit 3; the command and its output go with your next message)',
+    );
+    // Its output is shown as text: the escape it printed is named, not obeyed.
+    expect(plain(hac.output)).toContain('build ok: 세계\\x1b[2J');
+    expect(hac.output).not.toContain('\x1b[2J');
+    fake.reply(openaiReply.text(['It failed with 3.']));
+    await say('why did it fail?', 'It failed with 3.');
+    const sent = fake.requests[0]!.body.messages.at(-1).content as string;
+    expect(sent).toBe(
+      "I ran `printf 'build ok: 세계\\033[2J\\n' && exit 3` in my shell (exit code 3):\n```\nbuild ok: 세계\x1b[2J\n```\n\nwhy did it fail?",
+    );
+    // Carried once: the message after it is the user's alone.
+    fake.reply(openaiReply.text(['Fine.']));
+    await say('thanks', 'Fine.');
+    expect(fake.requests[1]!.body.messages.at(-1).content).toBe('thanks');
+  });
 });
