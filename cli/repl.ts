@@ -35,7 +35,7 @@ export interface ReplOptions {
  * events are printed through the shared transcript. Resolves with the exit code.
  */
 export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Promise<number> {
-  const controller = new ChatController(runtime);
+  const controller = new ChatController(runtime, { showResumed: true });
   const historyFile = runtime.paths.history;
   const out = process.stdout;
   const styles = stylesFor(out.isTTY === true, process.env);
@@ -207,8 +207,9 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   // Streamed text comes in as few events as the network reads allow (the engine batches it): write each at once.
   controller.onEvent((event: HostEvent) => {
     switch (event.type) {
-      case 'input': // readline has shown what was typed
+      case 'input': // readline has shown what was typed; a resumed conversation's messages are drawn here
         wrap = wordWrap();
+        if (event.resumed) out.write(transcript.render(event));
         return;
       case 'prompt':
         wrap = wordWrap(); // readline asks, the answer's Enter leaves the cursor at a line's start

@@ -44,12 +44,10 @@ export async function listedSession(
 
 /** How many sessions `/resume` without a number offers. */
 const OFFERED = 10;
-/** How much of the last answer a resumed session shows: enough to see where it stood. */
-const ANSWER_LINES = 12;
 
 /**
  * `/resume <n>`: continue the n-th session of the last `/sessions` (the recent ones if none was shown). Without a
- * number, the latest sessions to choose from. A resumed session shows its last exchange, to see where it stood.
+ * number, the latest sessions to choose from.
  */
 export async function resumeCommand(ctx: CommandContext, arg: string): Promise<CommandOutput> {
   if (!arg.trim()) return offerSessions(ctx);
@@ -61,7 +59,11 @@ export async function resumeCommand(ctx: CommandContext, arg: string): Promise<C
     return { lines: [`Session ${n} cannot be read (${chosen.reason}); the file was left unchanged.`] };
   const count = await ctx.resumeSession(chosen.file);
   const [last] = ctx.lastExchanges(1);
-  return { lines: [`Resumed "${chosen.title}" (${count} messages).`, ...(last ? exchangeLines(last) : [])] };
+  // The conversation itself is drawn again above this line by the front end; a question left without its answer
+  // (hac stopped mid-answer, or it failed) is pointed out.
+  const open =
+    last?.unanswered === 'failed' ? [`Its last question has no answer yet: /retry answers it.`] : [];
+  return { lines: [`Resumed "${chosen.title}" (${count} messages).`, ...open] };
 }
 
 /** `/resume <words>` (`hac --resume <words>`): the newest session whose title holds them, else whose messages do. */
@@ -90,18 +92,6 @@ async function offerSessions(ctx: CommandContext): Promise<CommandOutput> {
           : resumeCommand(ctx, reply),
     },
   };
-}
-
-/** The last exchange of a resumed session: the question, and the start of its answer. */
-function exchangeLines(last: { user: string; answer: string }): string[] {
-  const answer = last.answer.trim() ? last.answer.trimEnd().split('\n') : ['(no answer)'];
-  const cut = answer.length > ANSWER_LINES;
-  return [
-    'Where it stood:',
-    `  you: ${last.user.split('\n')[0]}`,
-    ...answer.slice(0, ANSWER_LINES).map((line) => `  ${line}`),
-    ...(cut ? [`  … (${answer.length - ANSWER_LINES} more lines)`] : []),
-  ];
 }
 
 function describe(s: SessionListing): string {

@@ -40,7 +40,7 @@ export interface ChatControllerOptions extends ChatOptions {
    * declined; the model's `ask_user` gets no answer; a command's question is cancelled. Nothing ever waits.
    */
   unattended?: { approveTools: boolean };
-  /** `/resume` shows the end of the conversation it resumed (a window; a terminal keeps its scrollback short). */
+  /** `/resume` draws the end of the conversation it resumed again (its last 50 messages). */
   showResumed?: boolean;
   /** What an MCP server asks is shown as one form (a window), not asked one field at a time (a terminal). */
   wholeForms?: boolean;
@@ -312,11 +312,15 @@ export class ChatController {
       );
       return this.emit({ type: 'command-output', lines });
     }
-    const file = this.chat.conversation.sessionFile;
+    let file = this.chat.conversation.sessionFile;
     let output: CommandOutput = await runCommand(line, this.chat.commands);
-    // A resumed session is another conversation (a renamed one keeps its messages, under a new file name).
-    if (name === '/resume' && this.chat.conversation.sessionFile !== file) this.showConversation();
     for (;;) {
+      // A resumed session is another conversation, shown as it was drawn (a renamed one keeps its messages,
+      // under a new file name), also when it was chosen from the offered list.
+      if (name === '/resume' && this.chat.conversation.sessionFile !== file) {
+        file = this.chat.conversation.sessionFile;
+        this.showConversation();
+      }
       if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
       if (output.openLink) this.emit({ type: 'open-link', url: output.openLink });
       if (output.exit) return this.emit({ type: 'exit' });

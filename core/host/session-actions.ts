@@ -77,7 +77,7 @@ export function resumedEvents(messages: readonly Message[], ids: readonly number
   let exchange = messages.slice(0, Math.max(0, earlier)).filter((m) => m.role === 'user').length;
   for (const message of messages.slice(Math.max(0, earlier))) {
     if (message.role === 'user')
-      events.push({ type: 'input', text: message.content, reply: false, id: ids[exchange++] });
+      events.push({ type: 'input', text: message.content, reply: false, id: ids[exchange++], resumed: true });
     else if (message.role === 'assistant')
       events.push({ type: 'text-delta', text: message.content }, { type: 'turn-end', status: 'answered' });
   }

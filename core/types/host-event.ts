@@ -59,7 +59,8 @@ export type HostEvent =
   | EngineEvent
   /** The submitted line, echoed: a message or command after the prompt, or the reply to a question. */
   /** `id`: a message's id, for its ⋯ menu (which of them the conversation still holds: the status's `held`). */
-  | { type: 'input'; text: string; reply: boolean; id?: number }
+  /** `resumed`: a message of a resumed conversation drawn again, which no one typed just now (a terminal prints it). */
+  | { type: 'input'; text: string; reply: boolean; id?: number; resumed?: boolean }
   /** What a command printed. */
   | { type: 'command-output'; lines: string[] }
   /** The pictures waiting for the next message (a window shows them as removable chips). */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
-import { HacPty } from '../../helpers/pty.js';
+import { HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // Conversations you can find, name, remove, take away and redo, in a real terminal; the files on disk and the
@@ -60,7 +60,7 @@ describe('conversations: find, name, remove, take away, redo', () => {
     expect(lastUser(2)).toBe('and tomorrow?');
   });
 
-  it('resume-without-a-number-offers-the-latest-and-a-resumed-session-shows-where-it-stood', async () => {
+  it('resume-without-a-number-offers-the-latest-and-a-resumed-session-is-drawn-again', async () => {
     const { fake, hac, say } = await start();
     fake.reply(
       openaiReply.text(['서울은 맑고 18도입니다.\n내일은 비가 옵니다.']),
@@ -72,12 +72,12 @@ describe('conversations: find, name, remove, take away, redo', () => {
     await say('/resume', 'Resume which? (Enter keeps this conversation): ');
     await hac.waitFor('  1) ');
     await hac.waitFor('  2) ');
-    const from = await say('2', 'Resumed "서울날씨 알려줘" (2 messages).');
+    const from = plain(hac.output).length;
+    await say('2', 'Resumed "서울날씨 알려줘" (2 messages).');
+    // The conversation is drawn again as it was, then the line that says it was resumed.
     await hac.waitFor(
-      'Where it stood:\n  you: 서울날씨 알려줘\n  서울은 맑고 18도입니다.\n  내일은 비가 옵니다.',
-      {
-        from,
-      },
+      'humble-ai> 서울날씨 알려줘\n서울은 맑고 18도입니다.\n내일은 비가 옵니다.\nResumed "서울날씨 알려줘" (2 messages).',
+      { from },
     );
     await say('/resume', 'Resume which?');
     await say('', 'Kept this conversation.');
@@ -279,8 +279,10 @@ describe('nothing the user typed is lost', () => {
     fake.reply(openaiReply.text(['The kept question, answered.']));
     const again = new HacPty(home, ['--resume']);
     cleanups.push(() => again.kill());
-    await again.waitFor('you: a question worth keeping');
-    await again.waitFor('/retry asks again');
+    await again.waitFor(
+      'humble-ai> a question worth keeping\n[no answer: hac stopped before the answer came; /retry asks again]',
+    );
+    await again.waitFor('Its last question has no answer yet: /retry answers it.');
     const from = await again.waitFor('humble-ai> ');
     again.write('/retry\r');
     await again.waitFor('The kept question, answered.', { from });
