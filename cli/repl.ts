@@ -12,6 +12,7 @@ import {
   PROMPT,
   TranscriptRenderer,
   WordWrap,
+  wrapOwnLines,
   type HostEvent,
   type Runtime,
 } from '../core/index.js';
@@ -185,23 +186,24 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = undefined;
   });
 
-  // On a terminal, a model's answer and thinking break between words (a terminal breaks them anywhere). hac's own
-  // lines are written as they are, so a path or a command in them stays one piece to copy; the wrap starts again
-  // at the start of each line after them (and after each line the user sent, which readline printed).
+  // On a terminal, a model's answer and thinking break between words as they stream (a terminal breaks them
+  // anywhere); hac's own lines, whole, break at spaces too, a path or a command longer than a line kept whole on
+  // one of its own. The answer's wrap starts again after them (and after each line the user sent, which readline
+  // printed).
   const wordWrap = () => (terminal ? new WordWrap(() => out.columns || 80) : undefined);
   let wrap = wordWrap();
   const wrapped = (text: string, prose: boolean) => {
     if (!wrap) return text;
     if (prose) return wrap.push(text);
     if (text.endsWith('\n')) wrap = wordWrap();
-    return text;
+    return wrapOwnLines(text, out.columns || 80);
   };
   const printAbove = (text: string) => {
     // Asynchronous notices (an MCP server failed) go above the prompt line, which is then redrawn.
     if (!controller.idle) return void out.write(wrapped(text, false));
     clearLine(out, 0);
     cursorTo(out, 0);
-    out.write(text);
+    out.write(terminal ? wrapOwnLines(text, out.columns || 80) : text);
     rl.prompt(true);
   };
   // Streamed text comes in as few events as the network reads allow (the engine batches it): write each at once.
@@ -229,7 +231,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
       default: {
         const text = transcript.render(event);
         const prose = event.type === 'text-delta' || event.type === 'thinking-delta';
-        if (text) out.write(wrapped(text, prose));
+        // A progress line is redrawn in place, so it stays one row.
+        if (text) out.write(event.type === 'tool-progress' ? text : wrapped(text, prose));
       }
     }
   });

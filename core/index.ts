@@ -18,6 +18,7 @@ export {
 export type { HostEvent } from './types/host-event.js';
 export { TranscriptRenderer, PROMPT } from './transcript/transcript.js';
 export { WordWrap } from './transcript/word-wrap.js';
+export { wrapOwnLines } from './transcript/own-lines.js';
 export { stylesFor, ANSI_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';

@@ -81,11 +81,16 @@ async function mcpList(ctx: CommandContext): Promise<CommandOutput> {
 /** `/toggle-mcp`: flip one server's `enabled` in mcp-servers.json and connect or disconnect it. */
 export async function toggleMcpCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { servers, error } = await ctx.mcpServers();
-  if (error) return { lines: [error.message] };
+  // An invalid entry is named, and the valid servers can still be switched (the file is edited in place).
+  if (error && servers.length === 0) return { lines: [error.message] };
   if (servers.length === 0) return { lines: ['No MCP servers configured in mcp-servers.json.'] };
   const choices = servers.map((s) => `${s.name}: ${s.enabled ? 'enabled' : 'disabled'}`);
   return {
-    lines: ['MCP servers found in mcp-servers.json:', ...choices.map((choice, i) => `  ${i + 1}) ${choice}`)],
+    lines: [
+      ...(error ? [error.message, ''] : []),
+      'MCP servers found in mcp-servers.json:',
+      ...choices.map((choice, i) => `  ${i + 1}) ${choice}`),
+    ],
     question: {
       prompt: 'Choose the MCP server to enable/disable (0 to cancel): ',
       choices,

@@ -170,6 +170,13 @@ export class Engine {
     }
   }
 
+  /** Whether the line that says which servers' tools are left out is still to be said (now it is not). */
+  claimToolLimitLine(): boolean {
+    const first = !this.toolLimitShown;
+    this.toolLimitShown = true;
+    return first;
+  }
+
   private setup(
     config: HacConfig,
     model: ModelConfig,
@@ -184,11 +191,7 @@ export class Engine {
       now: this.now(),
       summarise: (messages, summarySignal) => this.summarise(config, model, messages, summarySignal),
       // The tool-limit line is shown once per conversation.
-      toolLimitShown: () => {
-        const shown = this.toolLimitShown;
-        this.toolLimitShown = true;
-        return shown;
-      },
+      toolLimitShown: () => !this.claimToolLimitLine(),
     });
   }
 

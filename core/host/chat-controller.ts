@@ -108,6 +108,19 @@ export class ChatController {
     this.runtime.startMcp();
     await this.mcpProblems.check();
     await this.refreshStatus();
+    void this.sayLeftOutTools();
+  }
+
+  /**
+   * Once the servers have listed their tools: which servers' tools will not be offered (too many, or more than
+   * their share of the context) and what to do, said at start rather than with the first message.
+   */
+  private async sayLeftOutTools(): Promise<void> {
+    if (this.options.unattended) return;
+    await this.runtime.mcpReady();
+    const lines = await this.chat.commands.toolLimitLines().catch(() => []);
+    if (!lines.length || this.closed || !this.chat.engine.claimToolLimitLine()) return;
+    for (const text of lines) this.emit({ type: 'mcp-status', ok: false, text });
   }
 
   /**

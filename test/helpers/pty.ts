@@ -3,9 +3,12 @@ import path from 'node:path';
 
 export const HAC_BIN = path.resolve(import.meta.dirname, '../../dist/cli/hac.cjs');
 
-/** Strips ANSI escapes and carriage returns, so tests read the screen text. */
+/**
+ * Strips ANSI escapes and carriage returns, so tests read the screen text; hac's own lines read unwrapped (a break
+ * hac inserted into one of its lines ends with an erase to the line's end, see own-lines.ts).
+ */
 export function plain(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[>=]|\r/g, '');
+  return text.replace(/(?<!\x1b\[0m)\x1b\[K\r*\n */g, ' ').replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[>=]|\r/g, '');
 }
 
 /** The built `hac` in a real pseudo-terminal with a UTF-8 locale and its own home. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
+import { testServerEntry } from '../../helpers/engine-harness.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
@@ -152,5 +153,24 @@ describe('commands people bring from other clients', () => {
     fake.reply(openaiReply.text(['Fine.']));
     await say('thanks', 'Fine.');
     expect(fake.requests[1]!.body.messages.at(-1).content).toBe('thanks');
+  });
+
+  it('toggle-mcp-switches-a-valid-server-while-another-entry-is-invalid', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const hacHome = writeCliHome(home, fake.baseUrl, {
+      servers: { tools: testServerEntry(), broken: { url: 5 } },
+    });
+    const hac = new HacPty(home);
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    await hac.say('/toggle-mcp', 'Choose the MCP server to enable/disable (0 to cancel): ');
+    await hac.waitFor('mcpServers.broken.url');
+    await hac.waitFor('  1) tools: enabled');
+    await hac.say('1', 'Server "tools" is now disabled.');
+    const file = JSON.parse(readFileSync(path.join(hacHome, 'mcp-servers.json'), 'utf8'));
+    expect(file.mcpServers.tools.enabled).toBe(false);
+    expect(file.mcpServers.broken).toEqual({ url: 5 }); // left as the user wrote it
   });
 });

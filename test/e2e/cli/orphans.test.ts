@@ -104,7 +104,8 @@ function childOf(pid: number): number {
 async function oneShot(name: string, signal: NodeJS.Signals) {
   const { fake, home, marker } = await setup();
   fake.reply(openaiReply.toolCalls([{ id: 'c1', name: 'stubborn__hang', arguments: {} }]));
-  const child = spawn(NODE, [HAC_BIN, '-p', 'wait for it'], {
+  // --verbose: the tool's summary on stderr says the call has started.
+  const child = spawn(NODE, [HAC_BIN, '-p', '--verbose', 'wait for it'], {
     env: { PATH: process.env.PATH, HOME: home, HAC_HOME: path.join(home, '.humble-ai-cli') },
   });
   cleanups.push(() => void child.kill('SIGKILL'));

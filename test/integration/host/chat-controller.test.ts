@@ -425,12 +425,7 @@ describe('chat controller: commands', () => {
     await controller.submit('/sessions');
     expect(outputLines(events).at(-2)).toMatch(/1\) .*capital of France\? {2}\(2 messages\)$/);
     await controller.submit('/resume 1');
-    expect(outputLines(events).slice(-4)).toEqual([
-      'Resumed "capital of France?" (2 messages).',
-      'Where it stood:',
-      '  you: capital of France?',
-      '  Paris.',
-    ]);
+    expect(outputLines(events).at(-1)).toBe('Resumed "capital of France?" (2 messages).');
     await controller.submit('and Italy?');
     expect(h.model.requests[1]!.messages.map((m) => m.content)).toContain('Paris.');
   });
