@@ -5,6 +5,7 @@ import { startOllamaFake } from '../../fakes/ollama-fake.js';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { runHac } from '../../helpers/run-hac.js';
+import { replay, rowsOf } from '../../helpers/screen.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // Someone coming from codex, llm or gemini-cli: the environment alone gives a model, and the one offered is one the
@@ -39,9 +40,14 @@ describe('a model from the environment alone', () => {
     expect(listed()).toBeGreaterThan(0);
     await hac.waitFor('Write config.json for which? (a number, 0 for not now): ');
     hac.write('0\r');
-    await hac.waitFor(
-      'Nothing written. Using qwen2.5-coder-32b (openai) from the environment; /set-model writes a model into config.json.',
-    );
+    const said =
+      'Nothing written. Using qwen2.5-coder-32b (openai) from the environment; /set-model writes a model into config.json.';
+    await hac.waitFor(said);
+    // Longer than the terminal's 100 columns: broken at a space, never mid-word.
+    const rows = rowsOf(await replay(hac.output));
+    const at = rows.findIndex((row) => row.startsWith('Nothing written.'));
+    expect(rows[at]!.length).toBeLessThanOrEqual(100);
+    expect(`${rows[at]} ${rows[at + 1]}`).toBe(said);
     fake.reply(openaiReply.text(['Hello from the environment.']));
     await hac.say('hi', 'Hello from the environment.');
     expect(chats()[0]!.body.model).toBe('qwen2.5-coder-32b');
