@@ -12,9 +12,10 @@ import { useTempDir } from '../../helpers/temp-home.js';
 
 // R-REL-1 and issue 17 §5: hac killed with SIGKILL at random moments while it writes config.json,
 // mcp-servers.json and session files never leaves a file that is neither the old nor the new content, and
-// the temp files a kill leaves are removed at the next start. HAC_CRASH_KILLS scales the run (default 180: a third on the REPL path, whose runs are longer).
+// the temp files a kill leaves are removed at the next start. HAC_CRASH_KILLS scales the run (default 72: a third
+// on the REPL path, whose runs are longer; 180 or more for a longer hunt, as before a release).
 
-const KILLS = Number(process.env.HAC_CRASH_KILLS ?? 180);
+const KILLS = Number(process.env.HAC_CRASH_KILLS ?? 72);
 const tempDir = useTempDir();
 
 interface Tally {
