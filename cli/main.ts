@@ -37,7 +37,7 @@ export async function main(argv: string[], version: string): Promise<number> {
   const oneShot = options.oneShot || !process.stdin.isTTY;
   let runtime: Runtime;
   try {
-    runtime = await createRuntime({ model: options.model, blockingWrites: oneShot });
+    runtime = await createRuntime({ model: options.model, blockingWrites: oneShot, views: !oneShot });
   } catch (error) {
     if (!(error instanceof HacError) || !STOPS_AT_START.has(error.code)) throw error;
     process.stderr.write(`hac: ${inertText(error.message)}\n`); // the report of every problem, exit 2

@@ -17,7 +17,7 @@ log.transports.console.level = false;
 log.errorHandler.startCatching();
 
 registerAppScheme();
-let runtime = sharedRuntime();
+let runtime = sharedRuntime({ views: true });
 const history = createInputHistory(paths.history, (e) => log.warn(`History not saved: ${String(e)}`));
 const sessions = new Map<number, BridgeSession>();
 const preload = path.join(import.meta.dirname, 'preload.cjs');
@@ -83,7 +83,7 @@ void app.whenReady().then(() => {
 // do there, and the next window starts a fresh runtime.
 app.on('window-all-closed', () => {
   const closing = runtime.current()?.close() ?? Promise.resolve();
-  runtime = sharedRuntime();
+  runtime = sharedRuntime({ views: true });
   void closing.finally(() => {
     if (process.platform !== 'darwin') app.quit();
   });

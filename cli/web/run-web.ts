@@ -54,7 +54,7 @@ export async function runWeb(argv: string[]): Promise<number> {
   }
 
   // One runtime for every tab; while config.json is broken, each Enter in a tab tries again.
-  const source = sharedRuntime();
+  const source = sharedRuntime({ views: true });
   await source();
   const runtime = source.current();
   const logger = runtime?.logger ?? { debug() {}, info() {}, warn() {}, error() {} };

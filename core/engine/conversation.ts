@@ -2,6 +2,7 @@ import type { Logger } from '../logging/logger.js';
 import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
+import type { ToolCallView } from '../types/engine-event.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
 import { failedNote, NOT_ANSWERED_YET } from './unanswered-notes.js';
 import { newContextSession, type ContextSessionState, type ContextSummary } from './context/index.js';
@@ -10,7 +11,15 @@ import { newContextSession, type ContextSessionState, type ContextSummary } from
 export type TurnStep =
   | { thinking: string }
   | {
-      tool: { server: string; name: string; arguments: Record<string, unknown>; ok: boolean; result: string };
+      tool: {
+        server: string;
+        name: string;
+        arguments: Record<string, unknown>;
+        ok: boolean;
+        result: string;
+        /** The call's view (MCP Apps), kept whole so it can be shown again after a resume. */
+        view?: ToolCallView;
+      };
     };
 
 /** One answered turn, as kept: the user message and the final answer (what led to it only for `/export`). */

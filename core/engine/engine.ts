@@ -342,6 +342,7 @@ export class Engine {
             arguments: call.arguments,
             ok: !outcome.isError,
             result: outcome.text.slice(0, KEPT_RESULT_CHARS),
+            ...(outcome.view ? { view: outcome.view } : {}),
           },
         });
         // Native results carry the call id (OpenAI) and the function's name (Ollama's `tool_name`).

@@ -7,8 +7,8 @@ import {
   type AllowedTools,
   type ToolCallMode,
 } from '../tools/approval.js';
-import type { Tool, ToolCallContext, ToolImage } from '../tools/tool.js';
-import type { EngineEvent } from '../types/engine-event.js';
+import type { Tool, ToolCallContext, ToolImage, ToolResult } from '../tools/tool.js';
+import type { EngineEvent, ToolCallView } from '../types/engine-event.js';
 import { canonicalJson } from './canonical-json.js';
 import { nextQuestionId } from './question-ids.js';
 import type { EventChannel, PendingAnswers } from './event-channel.js';
@@ -30,7 +30,7 @@ export interface RequestedCall {
 
 /** What running one call came to. `text` is what the model gets as the tool result. */
 export type CallOutcome =
-  | { kind: 'result'; text: string; isError: boolean; images?: ToolImage[] }
+  | { kind: 'result'; text: string; isError: boolean; images?: ToolImage[]; view?: ToolCallView }
   | { kind: 'declined' }
   | { kind: 'cancelled' }
   /** A second call after the stop notice: the turn ends with this error. */
@@ -185,6 +185,8 @@ export async function* runToolCall(
   let text: string;
   let isError: boolean;
   let images: ToolImage[] | undefined;
+  let viewResult: ToolResult['view'];
+  let view: ToolCallView | undefined;
   try {
     const result = yield* options.channel.drainWhile(
       tool.call(call.arguments, signal, {
@@ -199,7 +201,7 @@ export async function* runToolCall(
           }),
       }),
     );
-    ({ text, isError, images } = result);
+    ({ text, isError, images, view: viewResult } = result);
   } catch (error) {
     if (signal.aborted) return { kind: 'cancelled' };
     text = error instanceof Error ? error.message : String(error);
@@ -226,6 +228,7 @@ export async function* runToolCall(
     );
   } else {
     state.results.set(key, text);
+    view = viewResult && { server: call.server, tool: call.name, input: call.arguments, ...viewResult };
     yield shown(
       options,
       {
@@ -234,11 +237,18 @@ export async function* runToolCall(
         ok: true,
         summary: `${call.server}/${call.name} ${returnedSize(returned, options.toolOutputMaxChars)}${images?.length ? ` and ${images.length === 1 ? 'an image' : `${images.length} images`}` : ''}.`,
         output: text,
+        ...(view ? { view } : {}),
       },
       whole,
     );
   }
-  return { kind: 'result', text, isError, ...(images?.length && !isError ? { images } : {}) };
+  return {
+    kind: 'result',
+    text,
+    isError,
+    ...(images?.length && !isError ? { images } : {}),
+    ...(view ? { view } : {}),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ToolViews } from './tool-views.js';
 import { canonicalCommand, isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
 import type { ChatStatus, HostEvent, InterruptResult, PromptKind } from '../types/host-event.js';
@@ -68,6 +69,8 @@ export class ChatController {
   /** Commands run with `!`, waiting for the next message. */
   private readonly shellRuns: ShellRun[] = [];
   private readonly held = new HeldMessages();
+  /** The tool views this conversation has shown, for `/view <n>`. */
+  private readonly toolViews = new ToolViews();
   /** What `/prompt`, `/retry` and `/edit` need from this conversation. */
   private readonly parts: ChatParts;
 
@@ -441,5 +444,7 @@ export class ChatController {
   private emit(event: HostEvent): void {
     const safe = this.runtime.secrets.redactDeep(event);
     for (const listener of this.listeners) listener(safe);
+    const view = this.toolViews.noticed(safe);
+    if (view) for (const listener of this.listeners) listener(view);
   }
 }

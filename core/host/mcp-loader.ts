@@ -42,7 +42,7 @@ export function createMcpHandle(
   logger: Logger,
   env: NodeJS.ProcessEnv,
   secrets: SecretRegistry,
-  connectTimeoutMs?: number,
+  { connectTimeoutMs, views }: { connectTimeoutMs?: number; views?: boolean } = {},
 ): McpHandle {
   const none = () => new Error(`No MCP servers configured in ${paths.mcpServers}.`);
   if (!existsSync(paths.mcpServers)) {
@@ -78,6 +78,7 @@ export function createMcpHandle(
         env,
         connectTimeoutMs,
         secrets,
+        views,
       });
       pool.subscribe((event) => {
         for (const listener of listeners) listener(event);

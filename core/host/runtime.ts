@@ -55,6 +55,8 @@ export interface RuntimeOptions {
    * its exit): a new file's calls are made one after another on this thread, not each through the thread pool.
    */
   blockingWrites?: boolean;
+  /** The host can show tools' views (MCP Apps: a window, a browser tab, the REPL's `/view`); not `hac -p`. */
+  views?: boolean;
 }
 
 /** What `/mcp`, `/toggle-mcp` and the MCP problem lines read. */
@@ -162,7 +164,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   // Temp files of a writer killed mid-write go in the background; close() waits for it.
   const cleanup = sweepTempFiles(paths, logger);
 
-  const mcp = createMcpHandle(paths, logger, env, secrets, options.mcpConnectTimeoutMs);
+  const mcp = createMcpHandle(paths, logger, env, secrets, {
+    connectTimeoutMs: options.mcpConnectTimeoutMs,
+    views: options.views,
+  });
   const sessions = new FileSessionStore(
     paths.sessions,
     secrets,

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
 import type { ToolAnnotations } from '../tools/tool.js';
+import { toolViewLink, type ToolViewLink, type ToolVisibility } from './app-views.js';
 import { withTimeout } from './timing.js';
 import { headerMarkProblem } from './x-mcp-header.js';
 
@@ -11,6 +12,10 @@ export interface McpToolInfo {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
+  /** Who may call it: the model, its server's views (MCP Apps), or both. */
+  visibility: ToolVisibility[];
+  /** The view its results are shown in, where it has one. */
+  view?: ToolViewLink;
 }
 
 // The SDK's own ListToolsResultSchema rebuilds inputSchema with `type` first; records keep the order the server sent.
@@ -62,11 +67,14 @@ async function listPages(client: Client, server: ListedServer): Promise<McpToolI
 }
 
 function toToolInfo(raw: Record<string, unknown>): McpToolInfo {
+  const { view, visibility } = toolViewLink(raw._meta);
   return {
     name: raw.name as string,
     description: typeof raw.description === 'string' ? raw.description : '',
     inputSchema: isObject(raw.inputSchema) ? raw.inputSchema : { type: 'object' },
     annotations: isObject(raw.annotations) ? raw.annotations : {},
+    visibility,
+    ...(view ? { view } : {}),
   };
 }
 

@@ -235,10 +235,15 @@ export class McpConnection {
       lenientIssuer: attempt.lenientIssuer,
     });
     const negotiation = versionNegotiation(this.config.transport, attempt.pinned);
-    const client = createClient(clientInfo, negotiation, {
-      listChanged: (lists) => this.refreshes.add(this.refreshLists(session, lists)),
-      elicit: (params, id, abort) => this.questions.answer(params, id, abort),
-    });
+    const client = createClient(
+      clientInfo,
+      negotiation,
+      {
+        listChanged: (lists) => this.refreshes.add(this.refreshLists(session, lists)),
+        elicit: (params, id, abort) => this.questions.answer(params, id, abort),
+      },
+      this.options.views,
+    );
     const session: Session = watchSession(client, transport, this.config, logger, (reason) =>
       this.lost(session, reason),
     );

@@ -15,6 +15,7 @@ import { promptContent, resourceContent, type FeatureContent } from './feature-c
 import type { McpPromptInfo, McpResourceInfo } from './list-features.js';
 import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
+import { checkViewResource, type ViewResource } from './app-views.js';
 import { settlesWithin } from './timing.js';
 
 /** How long `/mcp` and the next turn wait for a server to list what it said changed. */
@@ -38,6 +39,8 @@ export interface McpPoolOptions {
   authDir?: string;
   /** Sign in without asking, the link opened with this (test clients that play the browser). */
   autoSignIn?: (server: string, url: URL) => void;
+  /** The host can show a tool's view (MCP Apps): servers are told so. Not for a one-shot run. */
+  views?: boolean;
 }
 
 /** What `/mcp` and `/toggle-mcp` show for one configured server, in file order. */
@@ -75,6 +78,9 @@ export interface McpPoolEvent {
  */
 export class McpPool {
   private connections: McpConnection[] = [];
+  /** Views read this run, by server and address. */
+  private readonly viewCache = new Map<string, Promise<ViewResource>>();
+  private readonly viewReadMs = 15_000;
   private loadError: ConfigError | undefined;
   private started: Promise<void> | undefined;
   private initial: Promise<unknown> = Promise.resolve();
@@ -175,6 +181,28 @@ export class McpPool {
     return resourceContent(`${server}:${uri}`, result.contents);
   }
 
+  /**
+   * A tool's view (MCP Apps), read once per server and address for the run and checked (its type, its size);
+   * throws with one line saying why it cannot be shown. A failed read is tried again next time.
+   */
+  readView(server: string, uri: string): Promise<ViewResource> {
+    const key = JSON.stringify([server, uri]);
+    let reading = this.viewCache.get(key);
+    if (!reading) {
+      this.assertOpen(server);
+      reading = this.connection(server)
+        .request(AbortSignal.timeout(this.viewReadMs), (client) => client.readResource({ uri }))
+        .then((answer) => {
+          const view = checkViewResource(uri, answer);
+          if ('problem' in view) throw new McpPoolError('mcp-call-failed', server, view.problem);
+          return view;
+        });
+      reading.catch(() => this.viewCache.delete(key));
+      this.viewCache.set(key, reading);
+    }
+    return reading;
+  }
+
   /** The server's suggestions for a prompt's argument (`completion/complete`); none when it has no completions. */
   async completePrompt(
     server: string,
@@ -206,8 +234,11 @@ export class McpPool {
    * ended and will reopen on use, in configuration order and the server's tool order.
    */
   tools(): Tool[] {
+    // A tool meant for its views alone (MCP Apps) is not the model's to call.
     return this.usable().flatMap((c) =>
-      c.tools.map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)),
+      c.tools
+        .filter((info: McpToolInfo) => info.visibility.includes('model'))
+        .map((info: McpToolInfo) => new McpTool(this, c.name, c.config.description, info)),
     );
   }
 
@@ -223,8 +254,18 @@ export class McpPool {
     context?: ToolCallContext,
   ): Promise<ToolResult> {
     this.assertOpen(server);
-    const result = await this.connection(server).call(tool, args, signal, context);
-    return toolResultText(result);
+    const connection = this.connection(server);
+    const result = await connection.call(tool, args, signal, context);
+    const view = connection.tools.find((listed) => listed.name === tool)?.view;
+    if (!view || !this.options.views || result.isError === true) return toolResultText(result);
+    // What the view is given: the result as the server sent it (its structured content above all).
+    const { content, structuredContent, _meta } = result as Record<string, unknown>;
+    const whole = {
+      content,
+      ...(structuredContent === undefined ? {} : { structuredContent }),
+      ...(_meta ? { _meta } : {}),
+    };
+    return { ...toolResultText(result), view: { resourceUri: view.resourceUri, result: whole } };
   }
 
   /**
@@ -316,6 +357,7 @@ export class McpPool {
           secrets: options.secrets,
           authStore,
           autoSignIn: options.autoSignIn,
+          views: options.views,
         }),
     );
     this.initial = this.openOneByOne(this.connections.filter((c) => c.config.enabled));

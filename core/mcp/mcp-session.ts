@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from './app-views.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { substituteMap, substituteVars } from './mcp-env.js';
 import type { McpAuthStore } from './oauth/auth-store.js';
@@ -52,6 +53,7 @@ export function createClient(
   clientInfo: { name: string; version: string },
   versionNegotiation: VersionNegotiationOptions,
   hooks: ClientHooks,
+  views = false,
 ): Client {
   const changed = (lists: 'tools' | 'features') => ({
     autoRefresh: false,
@@ -60,7 +62,11 @@ export function createClient(
   });
   const client = new Client(clientInfo, {
     // Servers may ask the user for input during a call: a form, or a page to open (a sign-in, a payment).
-    capabilities: { elicitation: { form: {}, url: {} } },
+    // With views, a server may attach one to a tool (MCP Apps); without, it sends its tools' text alone.
+    capabilities: {
+      elicitation: { form: {}, url: {} },
+      ...(views ? { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } } : {}),
+    },
     versionNegotiation,
     // Stateless servers announce changes only to a subscription, which the SDK opens for a listener here.
     listChanged: { tools: changed('tools'), prompts: changed('features'), resources: changed('features') },
@@ -227,4 +233,6 @@ export interface McpConnectionOptions {
    * browser); hac itself signs in only through `signIn()`.
    */
   autoSignIn?: (server: string, url: URL) => void;
+  /** Servers are told the host shows tools' views (MCP Apps). */
+  views?: boolean;
 }

@@ -13,6 +13,14 @@ export interface ToolResult {
   isError: boolean;
   /** Pictures the tool returned (MCP `image` content), base64 as sent; the text has a line for each. */
   images?: ToolImage[];
+  /** The tool has a view (MCP Apps): what a host shows it from. */
+  view?: ToolViewResult;
+}
+
+/** A call's view: its server's `ui://` resource, and the call's whole result (the view reads more than the text). */
+export interface ToolViewResult {
+  resourceUri: string;
+  result: Record<string, unknown>;
 }
 
 /** A picture as a tool returned it. */

@@ -136,6 +136,8 @@ export class TranscriptRenderer {
         return '';
       case 'tool-result':
         return this.line(event.ok ? this.styles.dim(event.summary) : this.styles.red(event.summary));
+      case 'view':
+        return this.line(this.styles.dim(event.text));
       case 'tool-skipped':
         return this.line(event.reason === 'declined' ? event.text : this.styles.dim(event.text));
       case 'retry':

@@ -1,6 +1,18 @@
 import type { ElicitationRequest } from './elicitation.js';
 import type { Usage } from './message.js';
 
+/**
+ * A tool call's view (MCP Apps): its server's `ui://` resource, and what the view is given, the call's arguments
+ * and its whole result as the server sent it. Plain JSON: it is kept with the conversation to be shown again.
+ */
+export interface ToolCallView {
+  server: string;
+  tool: string;
+  resourceUri: string;
+  input: Record<string, unknown>;
+  result: Record<string, unknown>;
+}
+
 /** The normalised failure classes of every provider. */
 export type ProviderErrorCode =
   | 'auth'
@@ -52,8 +64,11 @@ export type EngineEvent =
    * A person answers, never the model: `engine.answer(id, answer)` with an `ElicitationAnswer`.
    */
   | { type: 'elicitation'; id: string; callId: string; server: string; request: ElicitationRequest }
-  /** A call's outcome: one line for the screen, and `output`, what the model was given (a window shows it on demand). */
-  | { type: 'tool-result'; id: string; ok: boolean; summary: string; output: string }
+  /**
+   * A call's outcome: one line for the screen, and `output`, what the model was given (a window shows it on
+   * demand); `view`, where the tool has one to show (MCP Apps).
+   */
+  | { type: 'tool-result'; id: string; ok: boolean; summary: string; output: string; view?: ToolCallView }
   /** A running call's progress as its server reports it: shown on one line that each report redraws. */
   | {
       type: 'tool-progress';

@@ -63,6 +63,11 @@ export type HostEvent =
   | { type: 'input'; text: string; reply: boolean; id?: number; resumed?: boolean }
   /** What a command printed. */
   | { type: 'command-output'; lines: string[] }
+  /**
+   * The tool call just shown has a view (MCP Apps), the conversation's `number`th: `/view <number>` shows it;
+   * `text` says so in one line.
+   */
+  | { type: 'view'; number: number; server: string; tool: string; text: string }
   /** The pictures waiting for the next message (a window shows them as removable chips). */
   | { type: 'attachments'; images: MessageImage[] }
   /** The pictures sent with the message just echoed: a line each, and the picture itself in a window. */

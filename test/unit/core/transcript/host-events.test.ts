@@ -47,6 +47,16 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',
   ],
+  view: [
+    {
+      type: 'view',
+      number: 3,
+      server: 's',
+      tool: 't',
+      text: 's/t has a view: /view 3 opens it in your browser',
+    },
+    '\ns/t has a view: /view 3 opens it in your browser\n',
+  ],
   'tool-progress': [
     { type: 'tool-progress', id: 'c', server: 's', tool: 't', progress: 3, total: 10, message: 'a.txt' },
     '\ns/t ▕██████░░░░░░░░░░░░░░▏ 30% (3 of 10) a.txt',
