@@ -19,6 +19,7 @@ import {
 import { asInputLine, enableBracketedPaste, PasteAwareInput, restorePastedText } from './paste-input.js';
 import { maskingOutput } from './masked-input.js';
 import { openInBrowser } from './open-in-browser.js';
+import type { ViewPages } from './view-pages.js';
 import { mark } from './profile.js';
 import { TypeAheadGate } from './type-ahead.js';
 
@@ -117,7 +118,11 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const take = (line: string) => {
     if (!line.trimStart().startsWith('/')) loadExtrasOnce();
     gate.hold();
-    if (controller.asking) return void controller.submit(sent(line)); // a reply: work goes on
+    // A reply: work goes on; a question asked with nothing running (a view's call) gives the prompt back after it.
+    if (controller.asking)
+      return void controller.submit(sent(line)).then(() => {
+        if (controller.idle && !controller.asking) showPrompt();
+      });
     if (!controller.idle) return void waiting.push(line);
     run(line);
   };
@@ -206,6 +211,26 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     out.write(terminal ? wrapOwnLines(text, out.columns || 80) : text);
     rl.prompt(true);
   };
+  // `/view <n>`: the view in a page of its own in the browser, bridged to this conversation.
+  let viewPages: ViewPages | undefined;
+  const showView = async (number: number, title: string) => {
+    const say = (text: string, level: 'dim' | 'info' = 'info') =>
+      printAbove(transcript.render({ type: 'notice', level, text }));
+    try {
+      const view = await controller.connectView(number, {
+        theme: 'dark',
+        locale: Intl.DateTimeFormat().resolvedOptions().locale,
+      });
+      // Loaded on the first view: its servers need node:crypto and ws, which no other start pays for.
+      const { ViewPages, viewOverSsh } = await import('./view-pages.js');
+      const { url, ports } = await (viewPages ??= new ViewPages()).show(view);
+      say(`${title}: ${url}`);
+      if (process.env.SSH_CONNECTION) say(viewOverSsh(ports), 'dim');
+      else openInBrowser(url, () => say(NO_BROWSER, 'dim'));
+    } catch (error) {
+      say(`${title} cannot be shown: ${(error as Error).message}`);
+    }
+  };
   // Streamed text comes in as few events as the network reads allow (the engine batches it): write each at once.
   controller.onEvent((event: HostEvent) => {
     switch (event.type) {
@@ -220,6 +245,8 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         exitCode = 0;
         return;
       case 'draft':
+        // At the prompt (a view's message): into the line being typed, for the user to send or change.
+        if (controller.idle && !controller.asking) return rl.write(asInputLine(event.text));
         draft = event.text;
         return;
       case 'mcp-status':
@@ -228,11 +255,14 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         return openInBrowser(event.url, () =>
           printAbove(transcript.render({ type: 'notice', level: 'dim', text: NO_BROWSER })),
         );
+      case 'open-view':
+        return void showView(event.number, event.title);
       default: {
         const text = transcript.render(event);
         const prose = event.type === 'text-delta' || event.type === 'thinking-delta';
-        // A progress line is redrawn in place, so it stays one row.
-        if (text) out.write(event.type === 'tool-progress' ? text : wrapped(text, prose));
+        // With nothing running (a view's notice), above the prompt; a progress line is redrawn in place.
+        if (text && controller.idle && !controller.asking && !question) printAbove(text);
+        else if (text) out.write(event.type === 'tool-progress' ? text : wrapped(text, prose));
       }
     }
   });
@@ -248,6 +278,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   await closed;
   if (exitCode === undefined) out.write('\n'); // Ctrl+C or Ctrl+D at the prompt: leave the shell a clean line
   controller.close();
+  await viewPages?.close();
   await saving;
   return exitCode ?? 0;
 }

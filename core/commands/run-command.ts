@@ -72,6 +72,7 @@ export const COMMANDS: readonly { name: string; usage: string; description: stri
   { name: '/forget', usage: '/forget <n>', description: 'Remove line n of your memory.' },
   { name: '/usage', usage: '/usage', description: 'Tokens used per turn and in this conversation.' },
   { name: '/tool', usage: '/tool [n]', description: 'The last tool results, or result n in full.' },
+  { name: '/view', usage: '/view <n>', description: 'Show tool view n (MCP Apps) in your browser.' },
   {
     name: '/image',
     usage: '/image <path|https URL>',

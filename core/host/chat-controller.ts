@@ -1,3 +1,4 @@
+import { connectView, viewCommand, type ViewAppearance, type ViewConnection } from './view-connection.js';
 import { ToolViews } from './tool-views.js';
 import { canonicalCommand, isCommand, completeCommand, runCommand } from '../commands/run-command.js';
 import type { CommandOutput } from '../commands/command-types.js';
@@ -68,6 +69,8 @@ export class ChatController {
   private readonly attached = new AttachedImages((event) => this.emit(event));
   /** Commands run with `!`, waiting for the next message. */
   private readonly shellRuns: ShellRun[] = [];
+  /** What views asked the model to be told, by view: the newest of each goes with the next message. */
+  private readonly viewContext = new Map<string, string>();
   private readonly held = new HeldMessages();
   /** The tool views this conversation has shown, for `/view <n>`. */
   private readonly toolViews = new ToolViews();
@@ -89,6 +92,7 @@ export class ChatController {
       message: (text, extras) => this.message(text, extras),
       cancellable: (run) => this.cancellable(run),
       elicitFor: (server) => this.elicitFor(server),
+      tellModel: (view, text) => this.viewContext.set(view, text),
     };
     this.mcpProblems = watchMcpProblems(runtime, (problem) => this.emit({ type: 'mcp-status', ...problem }));
     this.stopStatus = runtime.onMcpChange(() => void this.refreshStatus());
@@ -103,6 +107,16 @@ export class ChatController {
   onEvent(listener: (event: HostEvent) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * The bridge to view `number` of this conversation (after an `open-view` event): the front end draws the view in
+   * its sandbox and relays its messages. Rejects with one line when the view cannot be shown.
+   */
+  async connectView(number: number, appearance: ViewAppearance): Promise<ViewConnection> {
+    const view = this.toolViews.get(number);
+    if (!view) throw new Error(`There is no view ${number}.`);
+    return connectView(this.parts, view, appearance);
   }
 
   /** Starts MCP servers in the background and reports a broken mcp-servers.json at once. */
@@ -318,6 +332,7 @@ export class ChatController {
     if (name === '/prompt') return void (await usePrompt(this.parts, rest.join(' ')));
     if (name === '/retry') return void (await retry(this.parts, rest.join(' ').trim()));
     if (name === '/edit') return editLast(this.parts);
+    if (name === '/view') return viewCommand(this.parts, this.toolViews, rest.join(' '));
     if (name === '/compact') {
       // A call to the summary model: Ctrl+C (or Esc) stops it, and the conversation stays as it was.
       const lines = await this.cancellable((signal) =>
@@ -396,8 +411,10 @@ export class ChatController {
       if (!ready) return { status: turn.signal.aborted ? 'cancelled' : 'failed', hadError: true } as const;
       // Commands the user ran with `!` since the last message go before what they wrote.
       const ran = this.shellRuns.splice(0).map(shellRunText);
+      const told = [...this.viewContext].map(([view, said]) => `[${view} shows: ${said}]`);
+      this.viewContext.clear();
       const { images } = ready;
-      const text = [...ran, ready.text].join('\n\n');
+      const text = [...ran, ...told, ready.text].join('\n\n');
       const budget = this.runtime.config().contextMaxChars;
       if (text.length > budget)
         this.emit({ type: 'notice', level: 'warn', text: overBudgetLine(text.length, budget) });

@@ -30,6 +30,8 @@ export interface ChatParts {
   /** Runs work that Ctrl+C cancels like a turn. */
   cancellable: <T>(run: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   elicitFor: (server: string) => Elicit;
+  /** What a view (MCP Apps) wants the model to know: it goes with the next message (the newest per view). */
+  tellModel: (view: string, text: string) => void;
 }
 
 const say = (host: ChatParts, line: string) => host.emit({ type: 'command-output', lines: [line] });

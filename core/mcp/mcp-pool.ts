@@ -16,6 +16,7 @@ import type { McpPromptInfo, McpResourceInfo } from './list-features.js';
 import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
 import { checkViewResource, type ViewResource } from './app-views.js';
+import { openViewBridge } from './view-bridge.js';
 import { settlesWithin } from './timing.js';
 
 /** How long `/mcp` and the next turn wait for a server to list what it said changed. */
@@ -201,6 +202,48 @@ export class McpPool {
       this.viewCache.set(key, reading);
     }
     return reading;
+  }
+
+  /**
+   * A call a view makes (MCP Apps), answered as the server sent it. Only a tool of the view's own server that is
+   * open to views (`visibility` holds "app") may be called; anything else is refused with one line.
+   */
+  async callForView(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    this.assertOpen(server);
+    const connection = this.connection(server);
+    const listed = connection.tools.find((t) => t.name === tool);
+    if (!listed?.visibility.includes('app'))
+      throw new McpPoolError(
+        'mcp-call-failed',
+        server,
+        listed
+          ? `${server}/${tool} is not open to views`
+          : `${server} has no tool "${tool}" (a view calls only its own server's tools)`,
+      );
+    return { ...(await connection.call(tool, args, signal)) };
+  }
+
+  /** A resource a view reads from its own server, answered as the server sent it. */
+  async readForView(server: string, uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.assertOpen(server);
+    return await this.connection(server).request(signal, (client) =>
+      client.readResource({ uri }, { signal }),
+    );
+  }
+
+  /** The host side of a view's bridge (see view-bridge.ts): here, so the library loads with the MCP SDK. */
+  openViewBridge(...args: Parameters<typeof openViewBridge>): ReturnType<typeof openViewBridge> {
+    return openViewBridge(...args);
+  }
+
+  /** A listed tool of a server, as it was listed (a view's tool, for its host context). */
+  listedTool(server: string, tool: string): McpToolInfo | undefined {
+    return this.connections.find((c) => c.name === server)?.tools.find((t) => t.name === tool);
   }
 
   /** The server's suggestions for a prompt's argument (`completion/complete`); none when it has no completions. */

@@ -138,6 +138,8 @@ export class TranscriptRenderer {
         return this.line(event.ok ? this.styles.dim(event.summary) : this.styles.red(event.summary));
       case 'view':
         return this.line(this.styles.dim(event.text));
+      case 'open-view':
+        return ''; // the front end says where it shows the view
       case 'tool-skipped':
         return this.line(event.reason === 'declined' ? event.text : this.styles.dim(event.text));
       case 'retry':

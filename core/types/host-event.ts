@@ -68,6 +68,8 @@ export type HostEvent =
    * `text` says so in one line.
    */
   | { type: 'view'; number: number; server: string; tool: string; text: string }
+  /** `/view <n>` was asked for and the view can be read: the front end shows it (`connectView`), titled `title`. */
+  | { type: 'open-view'; number: number; title: string }
   /** The pictures waiting for the next message (a window shows them as removable chips). */
   | { type: 'attachments'; images: MessageImage[] }
   /** The pictures sent with the message just echoed: a line each, and the picture itself in a window. */

@@ -47,6 +47,7 @@ const everyType: Record<HostEventType, [HostEvent, string]> = {
     { type: 'tool-result', id: 'c', ok: true, summary: 's/t returned 2 characters.', output: 'ok' },
     '\ns/t returned 2 characters.\n',
   ],
+  'open-view': [{ type: 'open-view', number: 3, title: 'View: s/t' }, ''],
   view: [
     {
       type: 'view',

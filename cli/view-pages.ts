@@ -1,0 +1,181 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { nodeHttp, type ViewConnection, type ViewPolicy } from '../core/index.js';
+
+/**
+ * Views (MCP Apps) shown from the terminal: each in a page of its own on this machine, at an address with a key.
+ * The page frames the view from a second loopback server of its own (another origin: the view cannot reach the
+ * page, its key or another view), sandboxed, its CSP sent as headers, and relays the view's messages to this
+ * hac over a WebSocket. The page is the view's host; hac's bridge answers it.
+ */
+export class ViewPages {
+  private host: Server | undefined;
+  private readonly pages = new Map<string, Page>();
+
+  /** Serves `view`; resolves with the address of its page (the key in it) and the two ports it takes. */
+  async show(view: ViewConnection): Promise<{ url: string; ports: number[] }> {
+    const host = await this.hostServer();
+    const id = String(this.pages.size + 1);
+    const sandbox = await listen(nodeHttp.createServer((req, res) => serveView(page, req, res)));
+    const page: Page = { view, key: token(), viewKey: token(), sandbox, sandboxOrigin: origin(sandbox) };
+    this.pages.set(id, page);
+    const ports = [host, sandbox].map((s) => (s.address() as AddressInfo).port);
+    return { url: `${origin(host)}/view/${id}?key=${page.key}`, ports };
+  }
+
+  async close(): Promise<void> {
+    for (const page of this.pages.values()) {
+      await page.view.close();
+      page.sandbox.close();
+    }
+    this.pages.clear();
+    this.host?.close();
+  }
+
+  private async hostServer(): Promise<Server> {
+    if (this.host) return this.host;
+    const server = nodeHttp.createServer((req, res) => {
+      const page = this.pageOf(req);
+      if (!page || !req.url?.startsWith('/view/')) return void res.writeHead(403).end();
+      const nonce = token();
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${page.sandboxOrigin}; connect-src ${origin(server).replace('http', 'ws')}`,
+        'x-frame-options': 'DENY',
+      });
+      res.end(hostPage(page, nonce, req.url.split('?')[0]!));
+    });
+    const sockets = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+    server.on('upgrade', (req, socket, head) => {
+      const page = this.pageOf(req);
+      if (!page || page.socketOpen) return void socket.destroy();
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        page.socketOpen = true;
+        page.view.onSend((message) => ws.send(JSON.stringify(message)));
+        ws.on('message', (data: Buffer) => {
+          try {
+            page.view.receive(JSON.parse(data.toString('utf8')));
+          } catch {
+            // not JSON: nothing a bridge reads
+          }
+        });
+        ws.on('close', () => {
+          page.socketOpen = false;
+          void page.view.close();
+        });
+      });
+    });
+    this.host = await listen(server);
+    return this.host;
+  }
+
+  /** The page a request names, when it holds that page's key and comes to this machine's own address. */
+  private pageOf(req: IncomingMessage): Page | undefined {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const page = this.pages.get(url.pathname.split('/')[2] ?? '');
+    if (!page || !this.host || req.headers.host !== new URL(origin(this.host)).host) return undefined;
+    return sameKey(url.searchParams.get('key') ?? '', page.key) ? page : undefined;
+  }
+}
+
+interface Page {
+  view: ViewConnection;
+  /** The page's key; the view never sees it. */
+  key: string;
+  /** The view's own key, in the frame's address (which the view can read). */
+  viewKey: string;
+  sandbox: Server;
+  sandboxOrigin: string;
+  socketOpen?: boolean;
+}
+
+/** Over SSH the page is on the far machine: the ports to forward to open it here. */
+export function viewOverSsh(ports: number[]): string {
+  return `Over SSH, forward its ports to open it here: ssh ${ports.map((p) => `-L ${p}:127.0.0.1:${p}`).join(' ')} …`;
+}
+
+const token = () => randomBytes(32).toString('base64url');
+const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const sameKey = (given: string, key: string) =>
+  given.length === key.length && timingSafeEqual(Buffer.from(given), Buffer.from(key));
+
+function listen(server: Server): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** The view itself, on its own origin, with the CSP its resource declared (the extension's default otherwise). */
+function serveView(page: Page, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (
+    req.headers.host !== new URL(page.sandboxOrigin).host ||
+    !sameKey(url.searchParams.get('key') ?? '', page.viewKey)
+  )
+    return void res.writeHead(403).end();
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': viewCsp(page.view.policy),
+  });
+  res.end(page.view.html);
+}
+
+/**
+ * The view's Content-Security-Policy: its own inline code and styles, data: pictures, and only the origins it
+ * declared for connections, resources, frames and its base address; nothing else leaves the page.
+ */
+export function viewCsp({ csp = {} }: ViewPolicy): string {
+  const list = (domains: string[] | undefined) =>
+    (domains ?? []).filter((d) => /^[\w.:/*-]+$/.test(d)).join(' ');
+  const resources = list(csp.resourceDomains);
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'unsafe-inline' ${resources}`,
+    `style-src 'self' 'unsafe-inline' ${resources}`,
+    `img-src 'self' data: ${resources}`,
+    `font-src 'self' data: ${resources}`,
+    `media-src 'self' data: ${resources}`,
+    `connect-src ${list(csp.connectDomains) || "'none'"}`,
+    `frame-src ${list(csp.frameDomains) || "'none'"}`,
+    `base-uri ${list(csp.baseUriDomains) || "'none'"}`,
+    "form-action 'none'",
+  ]
+    .map((d) => d.trim())
+    .join('; ');
+}
+
+/** The page around a view: a titled, sandboxed frame and the relay between it and hac. */
+function hostPage(page: Page, nonce: string, path: string): string {
+  const title = escapeHtml(page.view.title);
+  const frame = `${page.sandboxOrigin}/?key=${page.viewKey}`;
+  // The frame's height follows the view's size-changed notices, up to the window's height.
+  const script = `
+const frame = document.getElementById('view');
+const viewOrigin = ${JSON.stringify(page.sandboxOrigin)};
+const socket = new WebSocket(location.origin.replace('http', 'ws') + ${JSON.stringify(path)} + location.search);
+const status = document.getElementById('status');
+socket.onmessage = (event) => frame.contentWindow.postMessage(JSON.parse(event.data), viewOrigin);
+socket.onclose = () => { status.textContent = 'hac has closed this view.'; };
+window.addEventListener('message', (event) => {
+  if (event.source !== frame.contentWindow || event.origin !== viewOrigin) return;
+  const message = event.data;
+  if (message && message.method === 'ui/notifications/size-changed' && typeof message.params?.height === 'number')
+    frame.style.height = Math.min(Math.max(message.params.height, 60), window.innerHeight - 60) + 'px';
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+});`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} — hac</title>
+<style>body{margin:0;font:14px system-ui,sans-serif;background:#1e1e1e;color:#ddd}header{padding:8px 12px}
+iframe{display:block;width:100%;height:400px;border:0;background:#fff}#status{padding:8px 12px;color:#aaa}</style></head>
+<body><header><h1 style="font-size:15px;margin:0">${title}</h1></header>
+<iframe id="view" title="${title}" src="${frame}" sandbox="allow-scripts allow-same-origin"></iframe>
+<p id="status" role="status"></p><script nonce="${nonce}">${script}</script></body></html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

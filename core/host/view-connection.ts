@@ -1,0 +1,134 @@
+import type { ViewPolicy } from '../mcp/index.js';
+import type { ToolCallView } from '../types/engine-event.js';
+import type { ChatParts } from './message-commands.js';
+import type { ToolViews } from './tool-views.js';
+
+/** How a front end draws views: its theme and the reader's locale reach the view. */
+export interface ViewAppearance {
+  theme: 'light' | 'dark';
+  locale: string;
+}
+
+/**
+ * A view (MCP Apps) ready to be drawn by a front end: its HTML and what it declared (served in a sandbox of the
+ * front end's making), and the bridge to it. The front end relays every message the view's frame posts to
+ * `receive` and posts every message given to `onSend`'s listener to the frame; `close` when the frame goes.
+ */
+export interface ViewConnection {
+  title: string;
+  html: string;
+  policy: ViewPolicy;
+  receive(message: unknown): void;
+  onSend(listener: (message: unknown) => void): void;
+  close(): Promise<void>;
+}
+
+const VIEW_USAGE = 'Usage: /view <n> (the number under a tool result that has a view)';
+
+/** `/view <n>`: checks that the view exists and can be read, then asks the front end to show it. */
+export async function viewCommand(host: ChatParts, views: ToolViews, arg: string): Promise<void> {
+  const say = (line: string) => host.emit({ type: 'command-output', lines: [line] });
+  const number = Number(arg.trim());
+  if (!/^\d+$/.test(arg.trim())) return say(views.count ? VIEW_USAGE : 'No tool call here has a view yet.');
+  const view = views.get(number);
+  if (!view) return say(`There is no view ${number}: ${views.count ? `1 to ${views.count}` : 'none yet'}.`);
+  const pool = await host.runtime.mcpReady();
+  if (!pool) return say(`${view.server} is not configured any more.`);
+  try {
+    await pool.readView(view.server, view.resourceUri);
+  } catch (error) {
+    return say(`The view of ${view.server}/${view.tool} cannot be shown: ${(error as Error).message}.`);
+  }
+  host.emit({ type: 'open-view', number, title: viewTitle(view) });
+}
+
+export const viewTitle = (view: ToolCallView): string => `View: ${view.server}/${view.tool}`;
+
+/**
+ * The bridge to view `number` of this conversation. Its tool calls go through the same approval as the model's: in
+ * manual mode hac asks at the view's first call of each tool, and the answer holds for the view's life (a view
+ * that polls asks once).
+ */
+export async function connectView(
+  host: ChatParts,
+  view: ToolCallView,
+  appearance: ViewAppearance,
+): Promise<ViewConnection> {
+  const pool = await host.runtime.mcpReady();
+  if (!pool) throw new Error(`${view.server} is not configured any more.`);
+  const resource = await pool.readView(view.server, view.resourceUri);
+  const listed = pool.listedTool(view.server, view.tool);
+  const allowed = new Map<string, Promise<boolean>>();
+  const say = (text: string, level: 'dim' | 'info' = 'dim') => host.emit({ type: 'notice', level, text });
+  const name = `${view.server}/${view.tool}`;
+  let listener: (message: unknown) => void = () => {};
+
+  const approve = (tool: string, args: Record<string, unknown>): Promise<boolean> => {
+    if (host.runtime.config().toolCallMode === 'auto') return Promise.resolve(true);
+    let answer = allowed.get(tool);
+    if (!answer) {
+      say(`The view of ${name} calls ${view.server}/${tool} ${JSON.stringify(args)}`, 'info');
+      answer = host.questions
+        .ask('confirm', 'Call now? (Y/N): ')
+        .then((reply) => /^(y|yes|a|always)$/i.test(reply.trim()))
+        .catch(() => false);
+      allowed.set(tool, answer);
+    }
+    return answer;
+  };
+
+  const bridge = await pool.openViewBridge(
+    { name: 'hac', version: '0.1.0' },
+    {
+      tool: {
+        name: view.tool,
+        description: listed?.description,
+        inputSchema: listed?.inputSchema ?? { type: 'object' },
+      },
+      input: view.input,
+      result: view.result,
+      ...appearance,
+    },
+    {
+      send: (message) => listener(message),
+      callTool: async (tool, args, signal) => {
+        if (!(await approve(tool, args))) {
+          say(`The view's call of ${view.server}/${tool} was declined.`);
+          return { content: [{ type: 'text', text: 'The user declined this call.' }], isError: true };
+        }
+        try {
+          const result = await pool.callForView(view.server, tool, args, signal);
+          say(`The view of ${name} called ${view.server}/${tool}.`);
+          return result;
+        } catch (error) {
+          const message = (error as Error).message;
+          say(`The view of ${name}: ${message}.`);
+          return { content: [{ type: 'text', text: message }], isError: true };
+        }
+      },
+      readResource: (uri, signal) => pool.readForView(view.server, uri, signal),
+      openLink: async (url) => {
+        const answer = await host.questions.askServer(view.server, {
+          mode: 'url',
+          message: `Its view of ${view.tool} links to this page.`,
+          url,
+        });
+        return answer.action === 'accept';
+      },
+      message: (text) => host.emit({ type: 'draft', text }),
+      modelContext: (text) => {
+        host.tellModel(name, text);
+        say(`The view of ${name} added to what the model is told next: ${text.slice(0, 80)}`);
+      },
+      log: (level, text) => host.runtime.logger.info(`View of ${name} (${level}): ${text}`),
+    },
+  );
+  return {
+    title: viewTitle(view),
+    html: resource.html,
+    policy: { csp: resource.csp, permissions: resource.permissions, prefersBorder: resource.prefersBorder },
+    receive: (message) => bridge.receive(message),
+    onSend: (next) => (listener = next),
+    close: () => bridge.close(),
+  };
+}

@@ -1,0 +1,144 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
+import { HacPty, plain } from '../../helpers/pty.js';
+import { replay, rowsOf } from '../../helpers/screen.js';
+import { useTempDir } from '../../helpers/temp-home.js';
+import { describeInChromium } from '../../helpers/web.js';
+
+// MCP Apps from the terminal: `/view <n>` serves a tool's view in a page of its own, bridged to the REPL's MCP
+// connection, with the extension's own example server from the registry. The page is driven in Chromium as the
+// user's browser would show it.
+const root = path.resolve(import.meta.dirname, '../../..');
+const basic = {
+  command: process.execPath,
+  args: [
+    path.join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'),
+    '--stdio',
+  ],
+};
+const tempDir = useTempDir();
+
+describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
+  async function start() {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    writeCliHome(home, fake.baseUrl, { servers: { basic } });
+    // The "browser": notes the address it is asked to open.
+    const opened = path.join(home, 'opened.txt');
+    const opener = path.join(home, 'browser.mjs');
+    writeFileSync(
+      opener,
+      `#!${process.execPath}\nimport { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(opened)}, process.argv[2] + '\\n');\n`,
+    );
+    chmodSync(opener, 0o755);
+    const hac = new HacPty(home, [], { BROWSER: opener });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'basic__get-time', arguments: {} }]),
+      openaiReply.text(['Here is the time.']),
+    );
+    hac.write('what time is it?\r');
+    await hac.waitFor('Call now? (Y/N): ');
+    hac.write('y\r');
+    await hac.waitFor('basic/get-time has a view: /view 1 opens it in your browser');
+    await hac.waitFor('Here is the time.');
+    const result = (fake.requests[1]!.body.messages as { role: string; content: string }[]).find(
+      (m) => m.role === 'tool',
+    )!.content;
+    return { fake, hac, opened, result };
+  }
+
+  it('shows-the-view-with-the-calls-result-and-its-own-calls-ask-once-through-the-repl', async () => {
+    const { fake, hac, opened, result } = await start();
+    const from = plain(hac.output).length;
+    hac.write('/view 1\r');
+    await expect.poll(() => existsSync(opened)).toBe(true);
+    const url = readFileSync(opened, 'utf8').trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/view\/1\?key=[\w-]{43}$/);
+    await hac.waitFor(`View: basic/get-time: ${url}`, { from });
+
+    const page = await browser().newPage();
+    cleanups.push(() => page.close());
+    await page.goto(url);
+    expect(await page.title()).toBe('View: basic/get-time — hac');
+    const view = page.frameLocator('iframe[title="View: basic/get-time"]');
+    // The view was given the call's result: the time the model was told.
+    await expect.poll(() => view.locator('#server-time').innerText()).toBe(result);
+
+    // A button in the view calls the tool through hac: asked once in the terminal, then not again.
+    const asked = () => plain(hac.output).slice(from).split('Call now? (Y/N): ').length - 1;
+    await view.locator('#get-time-btn').click();
+    await hac.waitFor('The view of basic/get-time calls basic/get-time {}', { from });
+    await expect.poll(asked).toBe(1);
+    hac.write('y\r');
+    await hac.waitFor('The view of basic/get-time called basic/get-time.', { from });
+    await expect.poll(() => view.locator('#server-time').innerText()).not.toBe(result);
+    await view.locator('#get-time-btn').click();
+    await expect.poll(() => plain(hac.output).slice(from).split('called basic/get-time.').length - 1).toBe(2);
+    expect(asked()).toBe(1);
+
+    // Its message goes into the prompt, for the user to send; nothing is sent by itself.
+    const requests = fake.requests.length;
+    await view.locator('#send-message-btn').click();
+    await hac.waitFor('humble-ai> This is message text.', { from });
+    expect(fake.requests.length).toBe(requests);
+    fake.reply(openaiReply.text(['Got it.']));
+    hac.write('\r');
+    await hac.waitFor('Got it.', { from });
+    expect(fake.requests.at(-1)!.body.messages.at(-1).content).toBe('This is message text.');
+
+    // A link it asks to open is shown and asked about first, like a server's page; no: nothing opens.
+    await view.locator('#open-link-btn').click();
+    await hac.waitFor('https://modelcontextprotocol.io/', { from });
+    await hac.waitFor('Open this page in your browser? (Y/N): ', { from });
+    hac.write('n\r');
+    await hac.waitFor('Declined what MCP server "basic" asked.', { from });
+    expect(readFileSync(opened, 'utf8').trim()).toBe(url);
+
+    // On the terminal's screen, what the view did is said above the prompt, never glued to it.
+    const screen = rowsOf(await replay(hac.output, 100, 80)).join('\n');
+    expect(screen).toMatch(/^The view of basic\/get-time called basic\/get-time\.$/m);
+    expect(screen).not.toMatch(/humble-ai> (The view|View:|MCP server)/);
+  });
+
+  it('keeps-the-view-apart-from-its-page-and-sends-its-csp-as-a-header', async () => {
+    const { hac, opened } = await start();
+    hac.write('/view 1\r');
+    await expect.poll(() => existsSync(opened)).toBe(true);
+    const url = readFileSync(opened, 'utf8').trim();
+    const page = await browser().newPage();
+    cleanups.push(() => page.close());
+    await page.goto(url);
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await expect.poll(() => frame.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    // Another origin: the page, its address and its key are out of the view's reach.
+    expect(new URL(frame.url()).origin).not.toBe(new URL(url).origin);
+    expect(frame.url()).not.toContain(new URL(url).searchParams.get('key')!);
+    expect(
+      await frame.evaluate(() => {
+        try {
+          return window.top!.document.title;
+        } catch {
+          return 'blocked';
+        }
+      }),
+    ).toBe('blocked');
+    const headers = (await fetch(frame.url())).headers;
+    expect(headers.get('content-security-policy')).toContain("connect-src 'none'");
+    // Without its key, or with another Host, neither the page nor the view is served.
+    expect((await fetch(url.replace(/key=.*/, 'key=wrong'))).status).toBe(403);
+    expect((await fetch(frame.url().replace(/key=.*/, 'key=wrong'))).status).toBe(403);
+  });
+
+  it('an-unknown-number-says-which-there-are', async () => {
+    const { hac } = await start();
+    const from = plain(hac.output).length;
+    hac.write('/view 7\r');
+    await hac.waitFor('There is no view 7: 1 to 1.', { from });
+  });
+});
