@@ -4,6 +4,7 @@ import {
   ANSI_STYLES,
   loadHighlighter,
   loadHistory,
+  loadViewPages,
   saveHistory,
   stylesFor,
   ChatController,
@@ -15,11 +16,11 @@ import {
   wrapOwnLines,
   type HostEvent,
   type Runtime,
+  type ViewPages,
 } from '../core/index.js';
 import { asInputLine, enableBracketedPaste, PasteAwareInput, restorePastedText } from './paste-input.js';
 import { maskingOutput } from './masked-input.js';
 import { openInBrowser } from './open-in-browser.js';
-import type { ViewPages } from './view-pages.js';
 import { mark } from './profile.js';
 import { TypeAheadGate } from './type-ahead.js';
 
@@ -222,7 +223,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
         locale: Intl.DateTimeFormat().resolvedOptions().locale,
       });
       // Loaded on the first view: its servers need node:crypto and ws, which no other start pays for.
-      const { ViewPages, viewOverSsh } = await import('./view-pages.js');
+      const { ViewPages, viewOverSsh } = await loadViewPages();
       const { url, ports } = await (viewPages ??= new ViewPages()).show(view);
       say(`${title}: ${url}`);
       if (process.env.SSH_CONNECTION) say(viewOverSsh(ports), 'dim');

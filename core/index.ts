@@ -3,8 +3,9 @@
 // the core is reachable from a front end (test/architecture); a page uses core/browser.ts.
 export { createRuntime, type Runtime } from './host/runtime.js';
 export { ChatController } from './host/chat-controller.js';
-export type { ViewConnection } from './host/view-connection.js';
-export type { ViewPolicy } from './mcp/app-views.js';
+export type { ViewPages } from './host/view-pages.js';
+/** The pages views (MCP Apps) are shown in: loaded on the first view (its servers need node:crypto and ws). */
+export const loadViewPages = () => import('./host/view-pages.js');
 export { imageSourceOf } from './host/attachments.js';
 export { BridgeSession, sharedRuntime, type RuntimeSource } from './host/bridge-session.js';
 export { parseBridgeCall } from './host/bridge-schema.js';

@@ -1,3 +1,4 @@
+import type { ViewPages } from './view-pages.js';
 import type { BridgeCall, HacBridge } from './bridge.js';
 import { ChatController } from './chat-controller.js';
 import { errorReport } from './error-report.js';
@@ -74,6 +75,8 @@ export class BridgeSession {
   private readonly shown = new ShownEvents();
   /** Events sent in this turn of the event loop, not yet handed on. */
   private pending: HostEvent[] = [];
+  /** The pages of the views this window opened (`/view`), made on the first. */
+  private views: ViewPages | undefined;
 
   constructor(private readonly options: BridgeSessionOptions) {}
 
@@ -91,6 +94,7 @@ export class BridgeSession {
     controller.onEvent((event) => {
       this.send(event);
       if (event.type === 'exit') this.options.onExit();
+      if (event.type === 'open-view') void this.showView(controller, event.number, event.title);
     });
     await controller.start();
     void controller.offerSetUp();
@@ -149,7 +153,27 @@ export class BridgeSession {
     }
   }
 
+  /**
+   * `/view <n>` in a window: the view in a browser tab of its own, at an address the transcript shows as a link
+   * (a click opens it). Drawing it inside the window's transcript is still to come.
+   */
+  private async showView(controller: ChatController, number: number, title: string): Promise<void> {
+    try {
+      const view = await controller.connectView(number, {
+        theme: 'dark',
+        locale: Intl.DateTimeFormat().resolvedOptions().locale,
+      });
+      const { ViewPages } = await import('./view-pages.js');
+      const { url } = await (this.views ??= new ViewPages()).show(view);
+      this.send({ type: 'command-output', lines: [`${title}: ${url}`] });
+    } catch (error) {
+      const message = `${title} cannot be shown: ${(error as Error).message}`;
+      this.send({ type: 'error', code: 'command-failed', message });
+    }
+  }
+
   close(): void {
+    void this.views?.close();
     this.controller?.close();
     this.flush(); // the conversation's last events (its `exit`) still reach the page
     this.closed = true;

@@ -6,7 +6,7 @@ import { writeCliHome } from '../../helpers/cli-home.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { replay, rowsOf } from '../../helpers/screen.js';
 import { useTempDir } from '../../helpers/temp-home.js';
-import { describeInChromium } from '../../helpers/web.js';
+import { describeInChromium, openWindow, send, waitForTranscript } from '../../helpers/web.js';
 
 // MCP Apps from the terminal: `/view <n>` serves a tool's view in a page of its own, bridged to the REPL's MCP
 // connection, with the extension's own example server from the registry. The page is driven in Chromium as the
@@ -140,5 +140,38 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     const from = plain(hac.output).length;
     hac.write('/view 7\r');
     await hac.waitFor('There is no view 7: 1 to 1.', { from });
+  });
+
+  it('in-hac-web-the-view-is-a-link-to-its-page-and-its-calls-are-asked-in-the-window', async () => {
+    const { fake, page } = await openWindow(browser(), tempDir(), cleanups, { servers: { basic } });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'basic__get-time', arguments: {} }]),
+      openaiReply.text(['Here is the time.']),
+    );
+    await send(page, 'what time is it?');
+    await waitForTranscript(page, /Call now\? \(Y\/N\)/);
+    await send(page, 'y');
+    await waitForTranscript(
+      page,
+      /basic\/get-time has a view: \/view 1 opens it in your browser\n[^]*Here is the time\./,
+    );
+    await send(page, '/view 1');
+    const shown = await waitForTranscript(
+      page,
+      /View: basic\/get-time: (http:\/\/127\.0\.0\.1:\d+\/view\/1\?key=[\w-]{43})/,
+    );
+    const url = /View: basic\/get-time: (\S+)/.exec(shown)![1]!;
+    const tab = await browser().newPage();
+    cleanups.push(() => tab.close());
+    await tab.goto(url);
+    const view = tab.frameLocator('iframe[title="View: basic/get-time"]');
+    await expect.poll(() => view.locator('#server-time').innerText()).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await view.locator('#get-time-btn').click();
+    await waitForTranscript(
+      page,
+      /The view of basic\/get-time calls basic\/get-time \{\}\n[^]*Call now\? \(Y\/N\)/,
+    );
+    await send(page, 'y');
+    await waitForTranscript(page, /The view of basic\/get-time called basic\/get-time\./);
   });
 });

@@ -2,10 +2,12 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { nodeHttp, type ViewConnection, type ViewPolicy } from '../core/index.js';
+import { nodeHttp } from '../node-builtins.js';
+import type { ViewPolicy } from '../mcp/app-views.js';
+import type { ViewConnection } from './view-connection.js';
 
 /**
- * Views (MCP Apps) shown from the terminal: each in a page of its own on this machine, at an address with a key.
+ * Views (MCP Apps) shown in a browser tab: each in a page of its own on this machine, at an address with a key.
  * The page frames the view from a second loopback server of its own (another origin: the view cannot reach the
  * page, its key or another view), sandboxed, its CSP sent as headers, and relays the view's messages to this
  * hac over a WebSocket. The page is the view's host; hac's bridge answers it.
