@@ -153,6 +153,19 @@ export class Conversation {
     return turns;
   }
 
+  /** The views (MCP Apps) of the tool calls the session keeps, oldest first: a resumed one shows them again. */
+  savedViews(): ToolCallView[] {
+    const views: ToolCallView[] = [];
+    for (const message of this.session?.messages ?? []) {
+      const steps: unknown = (message as { steps?: unknown }).steps;
+      for (const step of Array.isArray(steps) ? (steps as unknown[]) : []) {
+        const view = (step as { tool?: { view?: ToolCallView } } | null)?.tool?.view;
+        if (view && typeof view.server === 'string' && typeof view.resourceUri === 'string') views.push(view);
+      }
+    }
+    return views;
+  }
+
   /** `/resume`: continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
   async resume(file: string): Promise<number> {
     const session = await this.store.load(file);

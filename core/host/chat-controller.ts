@@ -234,7 +234,9 @@ export class ChatController {
         path.join(this.runtime.paths.sessions, request.name),
       );
       this.showConversation();
-      this.emit({ type: 'command-output', lines: [`Resumed ${request.name} (${count} messages).`] });
+      const views = this.toolViews.resumed(this.chat.conversation.savedViews());
+      const lines = [`Resumed ${request.name} (${count} messages).`, ...(views ? [views] : [])];
+      this.emit({ type: 'command-output', lines });
       return `Opened ${request.name}.`;
     } finally {
       this.working = false;
@@ -351,7 +353,10 @@ export class ChatController {
       if (name === '/resume' && this.chat.conversation.sessionFile !== file) {
         file = this.chat.conversation.sessionFile;
         this.showConversation();
+        const views = this.toolViews.resumed(this.chat.conversation.savedViews());
+        if (views) output = { ...output, lines: [...output.lines, views] };
       }
+      if (name === '/new') this.toolViews.resumed([]);
       if (output.lines.length) this.emit({ type: 'command-output', lines: output.lines });
       if (output.openLink) this.emit({ type: 'open-link', url: output.openLink });
       if (output.exit) return this.emit({ type: 'exit' });

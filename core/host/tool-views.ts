@@ -32,7 +32,11 @@ export class ToolViews {
     return this.views.length;
   }
 
-  clear(): void {
-    this.views.length = 0;
+  /** A resumed conversation's views, numbered afresh; the line that says how to show them, if it has any. */
+  resumed(views: ToolCallView[]): string | undefined {
+    this.views.splice(0, this.views.length, ...views);
+    if (!views.length) return undefined;
+    const each = views.map((v, i) => `/view ${i + 1} (${v.server}/${v.tool})`);
+    return `This conversation has ${views.length === 1 ? 'a view' : `${views.length} views`}: ${each.join(', ')}.`;
   }
 }

@@ -62,6 +62,20 @@ describe('a tool with a view, in the terminal', () => {
     );
     expect(offered(fake)).toContain('apps__show-weather');
     expect(offered(fake)).not.toContain('apps__refresh-weather');
+
+    // Kept with the conversation: continued in a new hac, the views are there again, without calling anything.
+    hac.write('/exit\r');
+    await hac.exited;
+    const calls = fake.requests.length;
+    const again = new HacPty(home, ['-c'], { BROWSER: '/bin/true' });
+    cleanups.push(() => again.kill());
+    await again.waitFor(
+      'This conversation has 2 views: /view 1 (basic/get-time), /view 2 (apps/show-weather).',
+    );
+    await again.waitFor('humble-ai> ');
+    again.write('/view 2\r');
+    await again.waitFor(/View: apps\/show-weather: http:\/\/127\.0\.0\.1:\d+\/view\/1\?key=/);
+    expect(fake.requests.length).toBe(calls);
   });
 
   it('hac-p-declares-no-views-and-mentions-none', async () => {

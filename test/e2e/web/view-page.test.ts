@@ -69,6 +69,9 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     const view = page.frameLocator('iframe[title="View: basic/get-time"]');
     // The view was given the call's result: the time the model was told.
     await expect.poll(() => view.locator('#server-time').innerText()).toBe(result);
+    // `HAC_SCREENSHOTS=docs` refreshes the README's picture of a view.
+    if (process.env.HAC_SCREENSHOTS)
+      await page.screenshot({ path: path.resolve(process.env.HAC_SCREENSHOTS, 'view-page.png') });
 
     // A button in the view calls the tool through hac: asked once in the terminal, then not again.
     const asked = () => plain(hac.output).slice(from).split('Call now? (Y/N): ').length - 1;
