@@ -20,6 +20,8 @@ export interface ViewConnection {
   policy: ViewPolicy;
   receive(message: unknown): void;
   onSend(listener: (message: unknown) => void): void;
+  /** The front end stopped the view (it never started, or it misbehaved): says why in one line, and closes. */
+  stop(reason: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,10 @@ export async function connectView(
     policy: { csp: resource.csp, permissions: resource.permissions, prefersBorder: resource.prefersBorder },
     receive: (message) => bridge.receive(message),
     onSend: (next) => (listener = next),
+    stop: (reason) => {
+      say(`The view of ${name} was stopped: ${reason}.`, 'info');
+      return bridge.close();
+    },
     close: () => bridge.close(),
   };
 }

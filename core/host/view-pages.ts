@@ -57,14 +57,21 @@ export class ViewPages {
       sockets.handleUpgrade(req, socket, head, (ws) => {
         page.socketOpen = true;
         page.view.onSend((message) => ws.send(JSON.stringify(message)));
+        const watch = new ViewWatch((reason) => {
+          void page.view.stop(reason);
+          ws.close();
+        });
         ws.on('message', (data: Buffer) => {
+          let message: unknown;
           try {
-            page.view.receive(JSON.parse(data.toString('utf8')));
+            message = JSON.parse(data.toString('utf8'));
           } catch {
-            // not JSON: nothing a bridge reads
+            return; // not JSON: nothing a bridge reads
           }
+          if (watch.allows(message)) page.view.receive(message);
         });
         ws.on('close', () => {
+          watch.end();
           page.socketOpen = false;
           void page.view.close();
         });
@@ -80,6 +87,45 @@ export class ViewPages {
     const page = this.pages.get(url.pathname.split('/')[2] ?? '');
     if (!page || !this.host || req.headers.host !== new URL(origin(this.host)).host) return undefined;
     return sameKey(url.searchParams.get('key') ?? '', page.key) ? page : undefined;
+  }
+}
+
+/** A view that never says it has started in this long is stopped (tests shorten it with HAC_VIEW_START_MS). */
+const START_MS = Number(process.env.HAC_VIEW_START_MS) || 10_000;
+/** More messages than this in a second is a view gone wrong (a polling view sends a few). */
+const MESSAGES_PER_SECOND = 100;
+
+/** Watches one view's messages: it must start in time, and not flood hac. */
+class ViewWatch {
+  private readonly startTimer: NodeJS.Timeout;
+  private second = 0;
+  private inSecond = 0;
+  private stopped = false;
+
+  constructor(private readonly stop: (reason: string) => void) {
+    this.startTimer = setTimeout(() => this.fail(`it did not start within ${START_MS / 1000} s`), START_MS);
+  }
+
+  allows(message: unknown): boolean {
+    if (this.stopped) return false;
+    if ((message as { method?: unknown } | null)?.method === 'ui/notifications/initialized')
+      clearTimeout(this.startTimer);
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== this.second) [this.second, this.inSecond] = [now, 0];
+    if (++this.inSecond <= MESSAGES_PER_SECOND) return true;
+    this.fail(`it sent more than ${MESSAGES_PER_SECOND} messages in a second`);
+    return false;
+  }
+
+  end(): void {
+    this.stopped = true;
+    clearTimeout(this.startTimer);
+  }
+
+  private fail(reason: string): void {
+    if (this.stopped) return;
+    this.end();
+    this.stop(reason);
   }
 }
 

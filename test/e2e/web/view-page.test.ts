@@ -177,4 +177,53 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await send(page, 'y');
     await waitForTranscript(page, /The view of basic\/get-time called basic\/get-time\./);
   });
+
+  it('a-view-that-floods-or-never-starts-is-stopped-with-one-line-and-never-reaches-its-page', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
+    const hac = new HacPty(home, [], { BROWSER: '/bin/true', HAC_VIEW_START_MS: '1500' });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.toolCalls([
+        { id: 'c1', name: 'apps__flood-view', arguments: {} },
+        { id: 'c2', name: 'apps__silent-view', arguments: {} },
+      ]),
+      openaiReply.text(['Two views.']),
+    );
+    hac.write('show me\r');
+    await hac.waitFor('Two views.');
+    const open = async (number: number) => {
+      const from = plain(hac.output).length;
+      hac.write(`/view ${number}\r`);
+      const at = await hac.waitFor(/View: apps\/\S+: http\S+/, { from });
+      const url = /http\S+/.exec(plain(hac.output).slice(at))![0];
+      const page = await browser().newPage();
+      cleanups.push(() => page.close());
+      await page.goto(url);
+      return { page, from };
+    };
+
+    const flooded = await open(1);
+    await hac.waitFor(
+      'The view of apps/flood-view was stopped: it sent more than 100 messages in a second.',
+      { from: flooded.from },
+    );
+    await expect.poll(() => flooded.page.locator('#status').innerText()).toBe('hac has closed this view.');
+    const frame = flooded.page.frameLocator('iframe');
+    expect(await frame.locator('#state').innerText()).toBe('top: blocked');
+
+    const silent = await open(2);
+    await hac.waitFor('The view of apps/silent-view was stopped: it did not start within 1.5 s.', {
+      from: silent.from,
+    });
+    await expect.poll(() => silent.page.locator('#status').innerText()).toBe('hac has closed this view.');
+    // The REPL goes on.
+    fake.reply(openaiReply.text(['Still here.']));
+    hac.write('hello\r');
+    await hac.waitFor('Still here.', { from: silent.from });
+  });
 });
