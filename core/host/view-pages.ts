@@ -178,8 +178,10 @@ function serveView(page: Page, req: IncomingMessage, res: ServerResponse): void 
  * declared for connections, resources, frames and its base address; nothing else leaves the page.
  */
 export function viewCsp({ csp = {} }: ViewPolicy): string {
-  const list = (domains: string[] | undefined) =>
-    (domains ?? []).filter((d) => /^[\w.:/*-]+$/.test(d)).join(' ');
+  // Each an origin (a `*.` subdomain wildcard at most): a bare `*`, a scheme alone or anything that could end the
+  // directive is dropped.
+  const isOrigin = /^(https?|wss?):\/\/(\*\.)?[\w-]+(\.[\w-]+)*(:\d+)?$/;
+  const list = (domains: string[] | undefined) => (domains ?? []).filter((d) => isOrigin.test(d)).join(' ');
   const resources = list(csp.resourceDomains);
   return [
     "default-src 'none'",

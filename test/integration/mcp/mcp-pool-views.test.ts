@@ -90,4 +90,17 @@ describe('MCP Apps views', () => {
     const view = await pool.readView('basic', 'ui://get-time/mcp-app.html');
     expect(view.html).toMatch(/<html/i);
   });
+
+  it('a-view-calls-only-its-own-servers-tools-that-are-open-to-views', async () => {
+    const pool = await startPool({ apps: appServer, basic }, true);
+    const called = await pool.callForView('apps', 'refresh-weather', { place: 'Oslo' }, never);
+    expect(called).toMatchObject({ content: [{ type: 'text', text: 'Oslo: cloudy, 18 °C' }] });
+    await expect(pool.callForView('apps', 'model-only', {}, never)).rejects.toThrow(
+      'apps/model-only is not open to views',
+    );
+    await expect(pool.callForView('apps', 'get-time', {}, never)).rejects.toThrow(
+      'apps has no tool "get-time" (a view calls only its own server\'s tools)',
+    );
+    expect(pool.tools().map((t) => t.name)).toContain('model-only');
+  });
 });
