@@ -54,6 +54,8 @@ export class WordWrap {
   private wordIsSolo = false;
   /** Whether the last character printed opens a bracket or a quote (no break may follow it). */
   private opening = false;
+  /** Whether the last character printed closes one (or is punctuation that ends a word). */
+  private closing = false;
   /** An escape sequence cut by the end of a chunk. */
   private partial = '';
 
@@ -113,8 +115,10 @@ export class WordWrap {
       return char;
     }
     const width = eastAsianWidth(cp);
-    this.startWord(char, width === 2 && !isHangul(cp));
+    const hangul = isHangul(cp);
+    this.startWord(char, width === 2 && !hangul, hangul);
     this.opening = NO_BREAK_AFTER.has(char);
+    this.closing = NO_BREAK_BEFORE.has(char);
     let out = '';
     if (this.col + width > cols && this.col > 0) out = this.breakLine(cols, width);
     this.word += char;
@@ -130,6 +134,7 @@ export class WordWrap {
       this.startWord(run.charAt(0), false);
       this.word += run;
       this.opening = NO_BREAK_AFTER.has(run.charAt(run.length - 1));
+      this.closing = NO_BREAK_BEFORE.has(run.charAt(run.length - 1));
     } else if (space === run.length - 1) {
       this.endWord();
     } else {
@@ -138,15 +143,23 @@ export class WordWrap {
       this.wordStyles = this.styles;
       this.wordIsSolo = false;
       this.opening = NO_BREAK_AFTER.has(run.charAt(run.length - 1));
+      this.closing = NO_BREAK_BEFORE.has(run.charAt(run.length - 1));
     }
     this.col += run.length;
     this.keepHead(run);
   }
 
   /** A character of a word: it starts a new word after a space, and Han and kana are words of their own. */
-  private startWord(char: string, solo: boolean): void {
-    const joins = NO_BREAK_BEFORE.has(char) || this.opening || (!solo && !this.wordIsSolo);
-    if (this.wordStart >= 0 && joins) return;
+  private startWord(char: string, solo: boolean, hangul = false): void {
+    // A Korean particle stays with the bracket or quote that closes the word before it (`「대시보드」를`).
+    const joins =
+      NO_BREAK_BEFORE.has(char) || this.opening || (!solo && !this.wordIsSolo) || (hangul && this.closing);
+    if (this.wordStart >= 0 && joins) {
+      // What joined decides what may follow: after a Latin or Korean letter its word goes on (`（intern…`), after
+      // closing punctuation a line may break again (`）snake_case`).
+      this.wordIsSolo = solo;
+      return;
+    }
     this.wordStart = this.col;
     this.word = '';
     this.wordStyles = this.styles;
@@ -158,6 +171,7 @@ export class WordWrap {
     this.word = '';
     this.wordIsSolo = false;
     this.opening = false;
+    this.closing = false;
   }
 
   private control(sequence: string): string {

@@ -106,6 +106,60 @@ describe('word wrap for the window transcript', () => {
     );
   });
 
+  it('keeps a latin or korean word inside japanese text whole, with the bracket that opens it', async () => {
+    // Japanese runs on without spaces, so Latin and Korean words sit right against it, often in brackets:
+    // `（internationalization）` broke inside the word, `「대|시보드」` inside the Korean one.
+    const piece = fc.constantFrom(
+      '多言語対応',
+      'の設定を確認してください。',
+      'この関数は',
+      'を返します',
+      '（internationalization）',
+      '「대시보드」',
+      'snake_case',
+      'docs',
+      '『設定』',
+    );
+    const words = /[A-Za-z_]+|[가-힣]+/g;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { minLength: 3, maxLength: 12 }),
+        fc.integer({ min: 12, max: 48 }),
+        async (pieces, cols) => {
+          const text = pieces.join('');
+          const rows = rowsOf(await screen([text], cols)).filter((r) => r.trim() !== '');
+          expect(rows.join('')).toBe(text);
+          // Every word that fits on a row (with the bracket that opens it) is on one row.
+          for (const [word] of text.matchAll(words)) {
+            const opened = text.includes(`（${word}`) || text.includes(`「${word}`) ? 2 : 0;
+            if (word.length * (/[가-힣]/.test(word) ? 2 : 1) + opened + 2 > cols) continue;
+            expect(
+              rows.some((row) => row.includes(word)),
+              `${word} at ${cols} columns:\n${rows.join('\n')}`,
+            ).toBe(true);
+          }
+          for (const row of rows) expect(row).not.toMatch(/[（「『]$/);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps a korean particle with the bracket that closes the word before it', async () => {
+    const text = '설정에서 「대시보드」를 열고 「설정 파일」을 확인하세요.';
+    for (let cols = 16; cols <= 40; cols++) {
+      const rows = rowsOf(await screen([text], cols)).filter((r) => r.trim() !== '');
+      expect(
+        rows.some((row) => row.includes('「대시보드」를')),
+        `${cols}:\n${rows.join('\n')}`,
+      ).toBe(true);
+      expect(
+        rows.some((row) => row.includes('파일」을')),
+        `${cols}:\n${rows.join('\n')}`,
+      ).toBe(true);
+    }
+  });
+
   it('starts continuation lines of a list item, a quote and the user message under their text', async () => {
     const rows = rowsOf(
       await screen(
