@@ -1,6 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import { rfc3339Local, type SessionFile, type SessionMessage } from '../sessions/session-file.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { conversationTitle } from '../sessions/session-index.js';
 import type { Message, MessageImage, Unanswered, Usage } from '../types/message.js';
 import type { ToolCallView } from '../types/engine-event.js';
 import { imageRecord, loadSessionImages, saveSessionImages } from '../sessions/session-assets.js';
@@ -151,6 +152,11 @@ export class Conversation {
       turns.push({ user: messages[i - 1]!.content, model: answer.model, usage: answer.usage });
     }
     return turns;
+  }
+
+  /** What the conversation is called (its title, or its first question); undefined before its first answer. */
+  get title(): string | undefined {
+    return this.session ? conversationTitle(this.session) : undefined;
   }
 
   /** The views (MCP Apps) of the tool calls the session keeps, oldest first: a resumed one shows them again. */

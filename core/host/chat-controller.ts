@@ -235,9 +235,11 @@ export class ChatController {
       );
       this.showConversation();
       const views = this.toolViews.resumed(this.chat.conversation.savedViews());
-      const lines = [`Resumed ${request.name} (${count} messages).`, ...(views ? [views] : [])];
+      // Named by its title, as typed /resume names it: the file's name is the list's business.
+      const title = `"${this.chat.conversation.title ?? request.name}"`;
+      const lines = [`Resumed ${title} (${count} messages).`, ...(views ? [views] : [])];
       this.emit({ type: 'command-output', lines });
-      return `Opened ${request.name}.`;
+      return `Opened ${title}.`;
     } finally {
       this.working = false;
       this.emitStatus();

@@ -229,13 +229,18 @@ export class SessionIndex {
   }
 }
 
-/** A session's listing: its title (the first line of its first message), message count and start. */
-function summary(session: SessionFile): Pick<IndexedSession, 'title' | 'messageCount' | 'startedAt'> {
+/** What a conversation is called wherever it is named: the title given it, else its first question's first line. */
+export function conversationTitle(session: SessionFile): string {
   const first = session.messages.find((m) => m.role === 'user')?.content ?? '';
   const title =
     typeof session.title === 'string' && session.title ? session.title : first.trim().split('\n')[0];
+  return title?.slice(0, 60) ?? '';
+}
+
+/** A session's listing: its title (the first line of its first message), message count and start. */
+function summary(session: SessionFile): Pick<IndexedSession, 'title' | 'messageCount' | 'startedAt'> {
   return {
-    title: title?.slice(0, 60) ?? '',
+    title: conversationTitle(session),
     messageCount: session.messages.length,
     ...(session.startedAt ? { startedAt: session.startedAt } : {}),
   };

@@ -52,7 +52,11 @@ describe('BridgeSession: events to the page', () => {
       method: 'manageSession',
       params: { action: 'open', name: name! },
     });
-    expect(result).toBe(`Opened ${name}.`);
+    expect(result).toBe('Opened "question 0".');
+    const said = (other.sent[1] as { events: HostEvent[] }).events.flatMap((e) =>
+      e.type === 'command-output' ? e.lines : [],
+    );
+    expect(said).toEqual(['Resumed "question 0" (6 messages).']);
     // The resumed screen (three exchanges), the line that says so and the status after it: one message.
     expect(other.sent).toHaveLength(2); // the busy status as the call starts, then all the rest
     const last = other.sent[1] as { events: HostEvent[] };
