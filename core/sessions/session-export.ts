@@ -1,3 +1,4 @@
+import { conversationTitle } from './session-index.js';
 import { fileAccessError } from '../fs/file-access.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -136,8 +137,10 @@ export async function sessionDownload(
   format: 'md' | 'json',
 ): Promise<{ file: string; text: string }> {
   const base = path.basename(sessionFile, '.json');
+  // Named by what the conversation is called; its file's name (a time stamp and ten letters) is hac's own.
+  const name = fileSafe(conversationTitle(session)) || base;
   if (format === 'json')
-    return { file: `${base}.json`, text: inertJson(await fs.readFile(sessionFile, 'utf8')) };
+    return { file: `${name}.json`, text: inertJson(await fs.readFile(sessionFile, 'utf8')) };
   const { images } = await loadSessionImages(
     sessionFile,
     session.messages.flatMap((m) => m.images ?? []),
@@ -146,5 +149,13 @@ export async function sessionDownload(
     images.map((image) => [image.sha256, `data:${image.mediaType};base64,${image.data}`]),
   );
   const inside = (image: MessageImage, name: string) => pictures.get(image.sha256) ?? encodeURI(name);
-  return { file: `${base}.md`, text: sessionMarkdown(session, base, inside) };
+  return { file: `${name}.md`, text: sessionMarkdown(session, base, inside) };
+}
+
+/** A title as a file name on any system: no path separators, reserved marks or controls, no leading dot. */
+function fileSafe(title: string): string {
+  return title
+    .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]/gu, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .slice(0, 60);
 }

@@ -125,14 +125,14 @@ describe.skipIf(NO_BROWSER)(
         page.waitForEvent('download'),
         items().first().getByRole('button', { name: 'Export .md' }).click(),
       ]);
-      expect(download.suggestedFilename()).toBe('20261120_100000_Seoul_weat.md');
+      expect(download.suggestedFilename()).toBe('Seoul weather.md');
       const markdown = readFileSync(await download.path(), 'utf8');
       expect(markdown).toMatch(/^# Seoul weather\n/);
       expect(markdown).toContain('서울 날씨');
       await expect
         .poll(() => page.locator('.session-note').textContent())
-        .toBe('Downloaded 20261120_100000_Seoul_weat.md.');
-      expect(existsSync(path.join(home, '20261120_100000_Seoul_weat.md'))).toBe(false);
+        .toBe('Downloaded Seoul weather.md.');
+      expect(existsSync(path.join(home, 'Seoul weather.md'))).toBe(false);
       const remove = items().first().getByRole('button', { name: 'Delete' });
       await remove.click();
       expect(existsSync(path.join(sessions, '20261120_100000_Seoul_weat.json'))).toBe(true); // one click: not yet

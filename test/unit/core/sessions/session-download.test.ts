@@ -36,7 +36,7 @@ describe('a session to download', () => {
 
   it('as Markdown has its pictures inside as data: URLs, and names one no longer on disk', async () => {
     const { file: name, text } = await sessionDownload(file, session, 'md');
-    expect(name).toBe('20261128_090000_picture.md');
+    expect(name).toBe('그림 설명.md');
     expect(text).toMatch(/^# 그림 설명\n/);
     expect(text).toContain(`![a.png](data:image/png;base64,${bytes.toString('base64')})`);
     expect(text).toContain(`![gone.png](${'f'.repeat(64)}.png)`);
@@ -44,7 +44,7 @@ describe('a session to download', () => {
 
   it('as JSON is the session file as saved', async () => {
     const { file: name, text } = await sessionDownload(file, session, 'json');
-    expect(name).toBe('20261128_090000_picture.json');
+    expect(name).toBe('그림 설명.json');
     expect(JSON.parse(text)).toEqual(session);
   });
 });
@@ -76,5 +76,17 @@ describe('a downloaded session is inert', () => {
     const { text } = await sessionDownload(file, session, 'json');
     expect(text).not.toMatch(ACTING);
     expect(JSON.parse(text)).toEqual(session);
+  });
+
+  it('is-named-by-its-title-made-safe-for-any-file-system', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hac-download-name-'));
+    const file = path.join(dir, '20261202_090000_a.json');
+    const named = (title: string) => ({ version: 1, title, messages: [] }) as unknown as SessionFile;
+    writeFileSync(file, JSON.stringify(named('x')));
+    expect((await sessionDownload(file, named('../etc/passwd: a "b"?'), 'md')).file).toBe(
+      '_etc_passwd_ a _b__.md',
+    );
+    expect((await sessionDownload(file, named('\u202e...'), 'md')).file).toBe('_.md');
+    expect((await sessionDownload(file, named(''), 'md')).file).toBe('20261202_090000_a.md');
   });
 });
