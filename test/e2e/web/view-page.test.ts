@@ -226,4 +226,40 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     hac.write('hello\r');
     await hac.waitFor('Still here.', { from: silent.from });
   });
+
+  it('what-a-view-tells-the-model-goes-with-the-next-message-once', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
+    const hac = new HacPty(home, [], { BROWSER: '/bin/true' });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'apps__context-view', arguments: {} }]),
+      openaiReply.text(['Pick a city.']),
+    );
+    hac.write('where should I go?\r');
+    await hac.waitFor('Pick a city.');
+    const from = plain(hac.output).length;
+    hac.write('/view 1\r');
+    const at = await hac.waitFor(/View: apps\/context-view: http\S+/, { from });
+    const page = await browser().newPage();
+    cleanups.push(() => page.close());
+    await page.goto(/http\S+/.exec(plain(hac.output).slice(at))![0]);
+    await expect.poll(() => page.frameLocator('iframe').locator('#state').innerText()).toBe('told');
+    await hac.waitFor(
+      'The view of apps/context-view added to what the model is told next: The user picked Busan.',
+      { from },
+    );
+    const last = () => fake.requests.at(-1)!.body.messages.at(-1).content as string;
+    fake.reply(openaiReply.text(['Busan it is.']), openaiReply.text(['Have fun.']));
+    hac.write('plan my trip\r');
+    await hac.waitFor('Busan it is.', { from });
+    expect(last()).toBe('[apps/context-view shows: The user picked Busan.]\n\nplan my trip');
+    hac.write('thanks\r');
+    await hac.waitFor('Have fun.', { from });
+    expect(last()).toBe('thanks');
+  });
 });
