@@ -103,6 +103,7 @@ function classifyObject(
   }
   const call: FunctionCall = { type: 'call', server: tool.server, name: tool.name, arguments: args };
   if (typeof o.reason === 'string') call.reason = o.reason;
+  if (server !== undefined && server.toLowerCase() !== tool.server.toLowerCase()) call.otherServer = server;
   return call;
 }
 

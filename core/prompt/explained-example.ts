@@ -6,7 +6,7 @@
 const EXAMPLE_CUES = new RegExp(
   [
     String.raw`\b(?:for (?:example|instance)|e\.g\.|examples?\b(?!\.\w)|(?:looks?|would look) like (?:this|so)`,
-    String.raw`looks? like:|would be written|you(?: would|'d| could| can) write|template|syntax`,
+    String.raw`looks? like:|like this:|would be(?: written|:)|you(?: would|'d| could| can) write|template|syntax`,
     String.raw`the (?:format|shape|structure) (?:is|of|looks))`,
     '예를 들어|예를 들면|예시|예:|형식은|템플릿',
     '例えば|例:|例：|形式は|テンプレート',
@@ -16,7 +16,7 @@ const EXAMPLE_CUES = new RegExp(
 );
 
 /** How far back the words before a possible call are read. */
-const CONTEXT = 300;
+export const EXAMPLE_CONTEXT = 300;
 
 /**
  * Whether the words just before a possible call (its own line before it, and the line with text above) introduce
@@ -24,7 +24,7 @@ const CONTEXT = 300;
  * text was split into deltas.
  */
 export function introducesExample(before: string): boolean {
-  const lines = before.slice(-CONTEXT).split('\n');
+  const lines = before.slice(-EXAMPLE_CONTEXT).split('\n');
   const current = lines.pop() ?? '';
   const above = lines.reverse().find((line) => line.trim() !== '') ?? '';
   // A fence's opening line (```json) says nothing: the words before the fence do.

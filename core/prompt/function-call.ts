@@ -6,6 +6,11 @@ export interface ToolCallRequest {
   arguments: Record<string, unknown>;
   /** The model's optional `"reason"` field. */
   reason?: string;
+  /**
+   * The server the model named, where it is not the tool's (one hac does not have: the tool was found by its name
+   * elsewhere). Run as the model's call, unless the words before it introduce it as an example.
+   */
+  otherServer?: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import { FenceCandidate } from './fence-candidate.js';
 import { AFTER_CALL_OPENERS, FormatCandidate, MID_LINE_FIRST_CHARS } from './format-candidate.js';
 import type { FunctionCall } from './function-call.js';
 import { JsonCandidate } from './json-candidate.js';
-import { introducesExample } from './explained-example.js';
+import { EXAMPLE_CONTEXT, introducesExample } from './explained-example.js';
 import type { ToolRef } from './prompt-tools.js';
 import { createToolResolver, type ToolResolver } from './tool-resolver.js';
 
@@ -171,11 +171,16 @@ class Splitter implements HoldBack, CandidateHost {
   }
 
   hide(calls: FunctionCall[], whole = this.held): void {
-    // A model explaining how calls are written may show one of a tool it does not have: that is part of its
-    // answer, not an attempt to report. A complete call of a tool it has runs, cue or not (local models often
-    // word a real call as advice: "the call looks like this:"), since it has no other way to call.
-    const unknownOnly = calls.length > 0 && calls.every((call) => call.type === 'attempted-call-error');
-    if (unknownOnly && introducesExample(this.raw.slice(0, this.heldStart))) {
+    // A model explaining how calls are written may show one of a tool it does not have, or of a server it does not
+    // have (a tool of that name found elsewhere): introduced as an example, that is part of its answer, neither run
+    // nor reported. A complete call of a tool it has, naming its server or none, runs, cue or not (local models
+    // often word a real call as advice: "the call looks like this:"), since it has no other way to call.
+    const exampleOnly =
+      calls.length > 0 &&
+      calls.every((call) => call.type === 'attempted-call-error' || call.otherServer !== undefined);
+    // Only the words just before the block are read: a copy of the whole answer per call would grow with it.
+    const before = this.raw.slice(Math.max(0, this.heldStart - EXAMPLE_CONTEXT), this.heldStart);
+    if (exampleOnly && introducesExample(before)) {
       this.release(whole);
       this.toText(false);
       return;

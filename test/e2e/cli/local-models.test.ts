@@ -57,6 +57,23 @@ describe('local models in prompt mode', () => {
     expect(ollama.requests).toHaveLength(1);
   });
 
+  it.each([
+    [
+      'an example naming a server hac does not have (a tool of that name offered elsewhere)',
+      'Sure. For example, to repeat a word the call would be:\n\n```json\n{"server": "context7", "name": "echo", "arguments": {"text": "java"}}\n```\n\nI only send a block like this when I actually need the tool.',
+    ],
+    [
+      'the OpenAI format explained to the user',
+      'The model returns the function name and its arguments, like this:\n\n```json\n{"name": "get_weather", "arguments": {...}}\n```\n\nYour code then runs get_weather and sends the result back.',
+    ],
+  ])('%s is shown, not run nor reported', async (_what, answer) => {
+    const { ollama, home } = await localHome('qwen2.5-coder:7b');
+    ollama.reply(ollamaReply.text([answer.slice(0, 40), answer.slice(40, 97), answer.slice(97)]));
+    const run = await runHac(home, ['-p', 'show me an example of a call', '--model', 'qwen2.5-coder:7b']);
+    expect(run.stdout).toBe(`${answer}\n`);
+    expect(ollama.requests).toHaveLength(1);
+  });
+
   it('gpt-oss-gets-its-thinking-back-within-a-tool-turn-and-not-after-it', async () => {
     const { ollama, home } = await localHome('gpt-oss:20b');
     ollama.reply(

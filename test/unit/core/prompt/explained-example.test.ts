@@ -11,9 +11,9 @@ const CALL = '{"server": "context7", "name": "resolve-library-id", "arguments": 
 const UNKNOWN = '{"name": "get_weather", "arguments": {"city": "Seoul"}}';
 
 /** The same answer streamed in pieces of every size given: what was shown and which calls were found. */
-function split(text: string, sizes = [1, 2, 3, 7, 16, text.length]) {
+function split(text: string, sizes = [1, 2, 3, 7, 16, text.length], offered = tools) {
   return sizes.map((size) => {
-    const holdBack = createHoldBack(tools);
+    const holdBack = createHoldBack(offered);
     let shown = '';
     for (let i = 0; i < text.length; i += size) shown += holdBack.push(text.slice(i, i + size)).show;
     const end = holdBack.end();
@@ -21,9 +21,13 @@ function split(text: string, sizes = [1, 2, 3, 7, 16, text.length]) {
   });
 }
 
-/** Every chunking gives one result: that result. */
-function only(text: string) {
-  const [first, ...rest] = split(text);
+/** Every chunking (every piece size from 1 to the whole) gives one result: that result. */
+function only(text: string, offered = tools) {
+  const [first, ...rest] = split(
+    text,
+    Array.from({ length: text.length }, (_, i) => i + 1),
+    offered,
+  );
   for (const other of rest) expect(other).toEqual(first);
   return first!;
 }
@@ -77,5 +81,25 @@ describe('a call explained as advice runs when its tool exists; an example of a 
     ]) {
       expect(only(`${words}\n${CALL}\n`)).toEqual({ shown: `${words}\n`, calls: ['resolve-library-id'] });
     }
+  });
+
+  it('an-example-naming-a-server-hac-does-not-have-is-shown-even-when-a-tool-of-that-name-exists-elsewhere', () => {
+    // qwen2.5, asked "Show me an example of how you call a tool.": context7 is not connected; docs has a tool
+    // of the same name. Framed as an example, the block is the answer, not a call.
+    const offered: ToolRef[] = [{ server: 'docs', name: 'resolve-library-id' }];
+    const answer =
+      'Sure. For example, to look up the Java library the call would be:\n\n```json\n' +
+      `${CALL}\n\`\`\`\n\nI only send a block like this when I actually need the tool.`;
+    expect(only(answer, offered)).toEqual({ shown: answer, calls: [] });
+    // Not framed as an example, the same block is the model's call of the tool it has by that name.
+    const call = `Let me look that up.\n${CALL}\n`;
+    expect(only(call, offered).calls).toEqual(['resolve-library-id']);
+  });
+
+  it('an-openai-format-example-explained-to-the-user-is-shown-not-reported', () => {
+    const answer =
+      'The model returns the function name and its arguments, like this:\n\n```json\n' +
+      '{"name": "get_weather", "arguments": {...}}\n```\n\nYour code then runs get_weather and sends the result back.';
+    expect(only(answer)).toEqual({ shown: answer, calls: [] });
   });
 });
