@@ -218,13 +218,11 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     const say = (text: string, level: 'dim' | 'info' = 'info') =>
       printAbove(transcript.render({ type: 'notice', level, text }));
     try {
-      const view = await controller.connectView(number, {
-        theme: 'dark',
-        locale: Intl.DateTimeFormat().resolvedOptions().locale,
-      });
+      const appearance = { theme: 'dark', locale: Intl.DateTimeFormat().resolvedOptions().locale } as const;
       // Loaded on the first view: its servers need node:crypto and ws, which no other start pays for.
       const { ViewPages, viewOverSsh } = await loadViewPages();
-      const { url, ports } = await (viewPages ??= new ViewPages()).show(view);
+      const open = () => controller.connectView(number, appearance);
+      const { url, ports } = await (viewPages ??= new ViewPages()).show(open);
       say(`${title}: ${url}`);
       if (process.env.SSH_CONNECTION) say(viewOverSsh(ports), 'dim');
       else openInBrowser(url, () => say(NO_BROWSER, 'dim'));

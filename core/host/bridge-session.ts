@@ -159,12 +159,10 @@ export class BridgeSession {
    */
   private async showView(controller: ChatController, number: number, title: string): Promise<void> {
     try {
-      const view = await controller.connectView(number, {
-        theme: 'dark',
-        locale: Intl.DateTimeFormat().resolvedOptions().locale,
-      });
+      const appearance = { theme: 'dark', locale: Intl.DateTimeFormat().resolvedOptions().locale } as const;
       const { ViewPages } = await import('./view-pages.js');
-      const { url } = await (this.views ??= new ViewPages()).show(view);
+      const open = () => controller.connectView(number, appearance);
+      const { url } = await (this.views ??= new ViewPages()).show(open);
       this.send({ type: 'command-output', lines: [`${title}: ${url}`] });
     } catch (error) {
       const message = `${title} cannot be shown: ${(error as Error).message}`;

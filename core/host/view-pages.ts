@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { nodeHttp } from '../node-builtins.js';
 import type { ViewPolicy } from '../mcp/app-views.js';
 import type { ViewConnection } from './view-connection.js';
@@ -16,12 +16,25 @@ export class ViewPages {
   private host: Server | undefined;
   private readonly pages = new Map<string, Page>();
 
-  /** Serves `view`; resolves with the address of its page (the key in it) and the two ports it takes. */
-  async show(view: ViewConnection): Promise<{ url: string; ports: number[] }> {
+  /**
+   * Serves a view (`open` connects to it; called again for each load of its page after the first, since a reloaded
+   * view starts its conversation with hac afresh); resolves with the address of its page (the key in it) and the
+   * two ports it takes.
+   */
+  async show(open: () => Promise<ViewConnection>): Promise<{ url: string; ports: number[] }> {
+    const view = await open();
     const host = await this.hostServer();
     const id = String(this.pages.size + 1);
     const sandbox = await listen(nodeHttp.createServer((req, res) => serveView(page, req, res)));
-    const page: Page = { view, key: token(), viewKey: token(), sandbox, sandboxOrigin: origin(sandbox) };
+    const page: Page = {
+      view,
+      open,
+      used: false,
+      key: token(),
+      viewKey: token(),
+      sandbox,
+      sandboxOrigin: origin(sandbox),
+    };
     this.pages.set(id, page);
     const ports = [host, sandbox].map((s) => (s.address() as AddressInfo).port);
     return { url: `${origin(host)}/view/${id}?key=${page.key}`, ports };
@@ -53,12 +66,20 @@ export class ViewPages {
     const sockets = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
     server.on('upgrade', (req, socket, head) => {
       const page = this.pageOf(req);
-      if (!page || page.socketOpen) return void socket.destroy();
+      if (!page) return void socket.destroy();
       sockets.handleUpgrade(req, socket, head, (ws) => {
-        page.socketOpen = true;
-        page.view.onSend((message) => ws.send(JSON.stringify(message)));
+        // The newest load of the page is the view's (a reload's socket may come before the old one has closed).
+        page.socket?.close();
+        page.socket = ws;
+        // A reload: the view starts over, with a bridge of its own. What it sends meanwhile waits for it, in order.
+        const ready = page.used ? page.open().then((view) => (page.view = view)) : Promise.resolve(page.view);
+        page.used = true;
+        ready.then(
+          (view) => view.onSend((message) => ws.send(JSON.stringify(message))),
+          () => ws.close(),
+        );
         const watch = new ViewWatch((reason) => {
-          void page.view.stop(reason);
+          void ready.then((view) => view.stop(reason));
           ws.close();
         });
         ws.on('message', (data: Buffer) => {
@@ -68,12 +89,12 @@ export class ViewPages {
           } catch {
             return; // not JSON: nothing a bridge reads
           }
-          if (watch.allows(message)) page.view.receive(message);
+          if (watch.allows(message)) void ready.then((view) => view.receive(message));
         });
         ws.on('close', () => {
           watch.end();
-          page.socketOpen = false;
-          void page.view.close();
+          if (page.socket === ws) page.socket = undefined;
+          void ready.then((view) => view.close());
         });
       });
     });
@@ -130,14 +151,19 @@ class ViewWatch {
 }
 
 interface Page {
+  /** The view's connection now (a reload of its page makes a new one with `open`). */
   view: ViewConnection;
+  open: () => Promise<ViewConnection>;
+  /** Whether `view` has served a load of the page already. */
+  used: boolean;
   /** The page's key; the view never sees it. */
   key: string;
   /** The view's own key, in the frame's address (which the view can read). */
   viewKey: string;
   sandbox: Server;
   sandboxOrigin: string;
-  socketOpen?: boolean;
+  /** The socket of the page's newest load. */
+  socket?: WebSocket;
 }
 
 /** Over SSH the page is on the far machine: the ports to forward to open it here. */

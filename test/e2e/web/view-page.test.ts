@@ -72,6 +72,11 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     // `HAC_SCREENSHOTS=docs` refreshes the README's picture of a view.
     if (process.env.HAC_SCREENSHOTS)
       await page.screenshot({ path: path.resolve(process.env.HAC_SCREENSHOTS, 'view-page.png') });
+    // A reload shows it again: the view starts over with a bridge of its own, the tool is not called again.
+    const requests = fake.requests.length;
+    await page.reload();
+    await expect.poll(() => view.locator('#server-time').innerText()).toBe(result);
+    expect(fake.requests.length).toBe(requests);
 
     // A button in the view calls the tool through hac: asked once in the terminal, then not again.
     const asked = () => plain(hac.output).slice(from).split('Call now? (Y/N): ').length - 1;
@@ -86,7 +91,6 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     expect(asked()).toBe(1);
 
     // Its message goes into the prompt, for the user to send; nothing is sent by itself.
-    const requests = fake.requests.length;
     await view.locator('#send-message-btn').click();
     await hac.waitFor('humble-ai> This is message text.', { from });
     expect(fake.requests.length).toBe(requests);
