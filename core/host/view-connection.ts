@@ -61,6 +61,7 @@ export async function connectView(
   const resource = await pool.readView(view.server, view.resourceUri);
   const listed = pool.listedTool(view.server, view.tool);
   const allowed = new Map<string, Promise<boolean>>();
+  let viewCalls = 0;
   const say = (text: string, level: 'dim' | 'info' = 'dim') => host.emit({ type: 'notice', level, text });
   const name = `${view.server}/${view.tool}`;
   let listener: (message: unknown) => void = () => {};
@@ -69,7 +70,18 @@ export async function connectView(
     if (host.runtime.config().toolCallMode === 'auto') return Promise.resolve(true);
     let answer = allowed.get(tool);
     if (!answer) {
-      say(`The view of ${name} calls ${view.server}/${tool} ${JSON.stringify(args)}`, 'info');
+      // Shown as the model's calls are (server, tool, every argument, inert), said to be the view's.
+      say(`The view of ${name} asks to call a tool (your answer holds while the view is open):`, 'info');
+      const described = pool.listedTool(view.server, tool)?.description.split('\n')[0];
+      host.emit({
+        type: 'tool-call',
+        id: `view-${++viewCalls}`,
+        server: view.server,
+        tool,
+        ...(described ? { toolDescription: described } : {}),
+        arguments: args,
+        needsConfirmation: true,
+      });
       answer = host.questions
         .ask('confirm', 'Call now? (Y/N): ')
         .then((reply) => /^(y|yes|a|always)$/i.test(reply.trim()))

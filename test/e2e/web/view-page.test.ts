@@ -81,7 +81,18 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     // A button in the view calls the tool through hac: asked once in the terminal, then not again.
     const asked = () => plain(hac.output).slice(from).split('Call now? (Y/N): ').length - 1;
     await view.locator('#get-time-btn').click();
-    await hac.waitFor('The view of basic/get-time calls basic/get-time {}', { from });
+    await hac.waitFor(
+      'The view of basic/get-time asks to call a tool (your answer holds while the view is open):',
+      {
+        from,
+      },
+    );
+    await hac.waitFor(
+      'Tool: get-time: Returns the current server time as an ISO 8601 string.\nArguments:\n  {}\n',
+      {
+        from,
+      },
+    );
     await expect.poll(asked).toBe(1);
     hac.write('y\r');
     await hac.waitFor('The view of basic/get-time called basic/get-time.', { from });
@@ -176,7 +187,7 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await view.locator('#get-time-btn').click();
     await waitForTranscript(
       page,
-      /The view of basic\/get-time calls basic\/get-time \{\}\n[^]*Call now\? \(Y\/N\)/,
+      /The view of basic\/get-time asks to call a tool[^]*Tool: get-time[^]*Call now\? \(Y\/N\)/,
     );
     await send(page, 'y');
     await waitForTranscript(page, /The view of basic\/get-time called basic\/get-time\./);
