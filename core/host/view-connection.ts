@@ -1,3 +1,4 @@
+import { isAllowed, needsConfirmation } from '../tools/approval.js';
 import type { ViewPolicy } from '../mcp/index.js';
 import type { ToolCallView } from '../types/engine-event.js';
 import type { ChatParts } from './message-commands.js';
@@ -67,12 +68,23 @@ export async function connectView(
   let listener: (message: unknown) => void = () => {};
 
   const approve = (tool: string, args: Record<string, unknown>): Promise<boolean> => {
-    if (host.runtime.config().toolCallMode === 'auto') return Promise.resolve(true);
+    // The model's rules: auto mode runs it (a destructive tool still asks where config.json says so), and a tool
+    // allowed for good at the model's Y/N runs without asking.
+    const config = host.runtime.config();
+    const listedTool = pool.listedTool(view.server, tool);
+    const asTool = {
+      server: view.server,
+      name: tool,
+      description: listedTool?.description ?? '',
+      annotations: listedTool?.annotations ?? {},
+    };
+    const asks = needsConfirmation(asTool, config.toolCallMode, config.confirmDestructiveTools);
+    if (!asks || (listedTool && isAllowed(asTool, config.allowedTools))) return Promise.resolve(true);
     let answer = allowed.get(tool);
     if (!answer) {
       // Shown as the model's calls are (server, tool, every argument, inert), said to be the view's.
       say(`The view of ${name} asks to call a tool (your answer holds while the view is open):`, 'info');
-      const described = pool.listedTool(view.server, tool)?.description.split('\n')[0];
+      const described = listedTool?.description.split('\n')[0];
       host.emit({
         type: 'tool-call',
         id: `view-${++viewCalls}`,

@@ -9,7 +9,11 @@ export type ToolCallMode = 'manual' | 'auto';
  * their server marks `destructiveHint: true`, unless `confirmDestructiveTools` is off. ask_user never asks (it
  * talks to the user itself); the built-in remember asks like any tool, as it writes the user's file.
  */
-export function needsConfirmation(tool: Tool, mode: ToolCallMode, confirmDestructiveTools: boolean): boolean {
+export function needsConfirmation(
+  tool: Pick<Tool, 'server' | 'name' | 'annotations'>,
+  mode: ToolCallMode,
+  confirmDestructiveTools: boolean,
+): boolean {
   if (isAskUser(tool)) return false;
   if (mode === 'manual') return true;
   return confirmDestructiveTools && tool.annotations.destructiveHint === true;
@@ -50,7 +54,10 @@ export function descriptionDigest(description: string): string {
 }
 
 /** Whether the user allowed this tool for good, and it still describes itself as it did then. */
-export function isAllowed(tool: Tool, allowed: AllowedTools): boolean {
+export function isAllowed(
+  tool: Pick<Tool, 'server' | 'name' | 'description'>,
+  allowed: AllowedTools,
+): boolean {
   const key = approvalKey(tool);
   if (!allowed.tools.includes(key)) return false;
   const digest = allowed.digests[key];

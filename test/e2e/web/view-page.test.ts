@@ -22,7 +22,7 @@ const basic = {
 const tempDir = useTempDir();
 
 describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
-  async function start() {
+  async function start(answer = 'y') {
     const fake = await startOpenAIFake();
     cleanups.push(() => fake.close());
     const home = tempDir();
@@ -44,7 +44,7 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     );
     hac.write('what time is it?\r');
     await hac.waitFor('Call now? (Y/N): ');
-    hac.write('y\r');
+    hac.write(`${answer}\r`);
     await hac.waitFor('basic/get-time has a view: /view 1 opens it in your browser');
     await hac.waitFor('Here is the time.');
     const result = (fake.requests[1]!.body.messages as { role: string; content: string }[]).find(
@@ -276,5 +276,20 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     hac.write('thanks\r');
     await hac.waitFor('Have fun.', { from });
     expect(last()).toBe('thanks');
+  });
+
+  it('a-tool-allowed-for-good-at-the-models-question-runs-for-its-view-without-asking', async () => {
+    const { hac, opened } = await start('a');
+    const from = plain(hac.output).length;
+    hac.write('/view 1\r');
+    await expect.poll(() => existsSync(opened)).toBe(true);
+    const page = await browser().newPage();
+    cleanups.push(() => page.close());
+    await page.goto(readFileSync(opened, 'utf8').trim());
+    const view = page.frameLocator('iframe[title="View: basic/get-time"]');
+    await expect.poll(() => view.locator('#server-time').innerText()).toMatch(/^\d{4}-/);
+    await view.locator('#get-time-btn').click();
+    await hac.waitFor('The view of basic/get-time called basic/get-time.', { from });
+    expect(plain(hac.output).slice(from)).not.toContain('Call now? (Y/N)');
   });
 });
