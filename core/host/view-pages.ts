@@ -242,8 +242,12 @@ window.addEventListener('message', (event) => {
   const message = event.data;
   if (message && message.method === 'ui/notifications/size-changed' && typeof message.params?.height === 'number')
     frame.style.height = Math.min(Math.max(message.params.height, 60), window.innerHeight - 60) + 'px';
+  // A view may speak before the socket is open (its first ui/initialize): held until it is, never dropped.
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-});`;
+  else if (socket.readyState === WebSocket.CONNECTING) held.push(JSON.stringify(message));
+});
+const held = [];
+socket.onopen = () => { for (const data of held.splice(0)) socket.send(data); };`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} — hac</title>
 <style>body{margin:0;font:14px system-ui,sans-serif;background:#1e1e1e;color:#ddd}header{padding:8px 12px}
 iframe{display:block;width:100%;height:400px;border:0;background:#fff}#status{padding:8px 12px;color:#aaa}</style></head>
