@@ -1,4 +1,4 @@
-import { clearLine, cursorTo } from 'node:readline';
+import { clearLine, cursorTo, Interface as LegacyInterface } from 'node:readline';
 import readline from 'node:readline/promises';
 import {
   ANSI_STYLES,
@@ -185,6 +185,18 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     question = undefined;
   };
   rl.on('SIGINT', onCtrlC);
+  // Node's readline writes a chunk of several characters (quick typing, a paste, the line break hac types for
+  // `\`+Enter) as it comes, without counting the rows it wraps onto, so its next redraw started a row too low and
+  // left a stale copy of the line above. After each chunk the count is set to where the cursor is; a chunk put in
+  // the middle of the line (written over what follows) is drawn again once, with the redraw of node:readline's
+  // older Interface, which the promise one shares but does not name.
+  const legacy = LegacyInterface.prototype as unknown as { _refreshLine: (this: unknown) => void };
+  const redraw = legacy._refreshLine;
+  if (terminal)
+    input.on('data', () => {
+      (rl as unknown as { prevRows: number }).prevRows = rl.getCursorPos().rows;
+      if (rl.cursor < rl.line.length) redraw.call(rl);
+    });
   // Escape declines what an MCP server asks (readline reads the keys of the stream it was given).
   input.on('keypress', (_text: string, key: { name?: string } | undefined) => {
     if (key?.name !== 'escape' || !controller.escape()) return;

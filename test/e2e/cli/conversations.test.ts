@@ -5,6 +5,7 @@ import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
 import { writeCliHome } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
 import { HacPty, plain } from '../../helpers/pty.js';
+import { replay, rowsOf } from '../../helpers/screen.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
 // Conversations you can find, name, remove, take away and redo, in a real terminal; the files on disk and the
@@ -371,6 +372,26 @@ describe('typing and pasting long text', () => {
     hac.write('four\r');
     await hac.waitFor('Three lines.');
     expect(lastUser(0)).toBe('one\ntwo\nthree\nfour');
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('a-line-break-typed-where-the-line-wraps-leaves-no-stale-copy-of-the-line', async () => {
+    const { fake, hac, lastUser } = await start();
+    fake.reply(openaiReply.text(['Two lines.']));
+    // Typed quickly (one chunk, as a fast typist or tmux sends it): the line wraps onto a second row of 100.
+    const long = 'word '.repeat(19) + 'end';
+    hac.write(`${long}\\`);
+    await hac.waitFor('end\\');
+    hac.write('\r'); // Enter after a backslash: a line break, the backslash taken away
+    await hac.waitFor('end␤');
+    hac.write('\x7f'); // and Backspace redraws the line from its first row
+    await expect.poll(async () => rowsOf(await replay(hac.output)).at(-1)).toMatch(/word end$/);
+    const rows = rowsOf(await replay(hac.output));
+    expect(rows.filter((row) => row.startsWith('humble-ai> word'))).toHaveLength(1);
+    hac.write(' more\r');
+    await hac.waitFor('Two lines.');
+    expect(lastUser(0)).toBe(`${long} more`);
     hac.write('/exit\r');
     await hac.exited;
   });
