@@ -2,7 +2,10 @@ import type { CommandContext, CommandOutput } from './command-types.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ModelConfig } from '../config/load-config.js';
 
-/** `/set-model`: numbered list, `*` on the active one, then discovered Ollama and Claude models; 0 keeps. */
+/**
+ * `/set-model`: numbered list, `*` on the active one, then the models that Ollama, the Anthropic accounts and the
+ * OpenAI-compatible servers of config.json have and it does not list; 0 keeps.
+ */
 export async function setModelCommand(ctx: CommandContext): Promise<CommandOutput> {
   const { models } = ctx.config();
   const discovered = await ctx.discoverModels();
@@ -46,5 +49,6 @@ function asDiscovered(model: ModelConfig): DiscoveredModel {
     provider: model.provider,
     baseUrl: model.baseUrl,
     ...(model.apiKey && { apiKey: model.apiKey }),
+    ...(model.contextWindow && { contextWindow: model.contextWindow }),
   };
 }

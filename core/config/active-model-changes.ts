@@ -23,13 +23,14 @@ export function activeModelChanges(current: unknown, choice: ActiveModelChoice):
       ? turnOff
       : [...turnOff, { path: ['models', choice.index, 'active'], value: true }];
   }
-  const { name, provider, baseUrl, apiKey } = choice.add;
+  const { name, provider, baseUrl, apiKey, contextWindow } = choice.add;
   // An Ollama entry always names its server; the others only a proxy, and carry the key reference they were found with.
   const entry = {
     name,
     provider,
     ...(provider === 'ollama' || baseUrl !== DEFAULT_BASE_URL[provider] ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
     active: true,
   };
   return list

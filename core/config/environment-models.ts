@@ -26,7 +26,7 @@ export async function environmentModels(env: NodeJS.ProcessEnv, logger: Logger):
     const key = env[variable]?.trim();
     if (!key) return [];
     const baseUrl = defaultBaseUrl(provider, env);
-    const names =
+    const listed =
       provider === 'openai'
         ? await (
             await import('../providers/openai/list-openai-models.js')
@@ -36,11 +36,11 @@ export async function environmentModels(env: NodeJS.ProcessEnv, logger: Logger):
           ).listAnthropicModels(baseUrl, key, { logger, timeoutMs: 1500 });
     const guess = GUESS[provider];
     // The everyday model first where the server has it; what the server has, never a guess, where it answered.
-    const ordered = names.length
-      ? [...names].sort((a, b) => Number(b === guess) - Number(a === guess))
-      : [guess];
-    return ordered.slice(0, OFFERED).map((name): EnvironmentModel => ({
-      model: { name, provider, baseUrl, apiKey: `\${${variable}}` },
+    const ordered = listed.length
+      ? [...listed].sort((a, b) => Number(b.name === guess) - Number(a.name === guess))
+      : [{ name: guess }];
+    return ordered.slice(0, OFFERED).map(({ name, contextWindow }): EnvironmentModel => ({
+      model: { name, provider, baseUrl, apiKey: `\${${variable}}`, ...(contextWindow && { contextWindow }) },
       source: `key from $${variable}${baseUrl === defaultBaseUrl(provider, {}) ? '' : ` at ${baseUrl}`}`,
     }));
   };

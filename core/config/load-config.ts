@@ -116,8 +116,15 @@ function resolveConfig(
 ): HacConfig {
   const models = raw.models.map((entry, index) => resolveModel(entry, index, raw, env));
   if (!models.length && fromEnvironment) {
-    const { name, provider, baseUrl, apiKey } = fromEnvironment;
-    const entry = { name, provider, baseUrl, ...(apiKey && { apiKey }), active: true } as ModelEntry;
+    const { name, provider, baseUrl, apiKey, contextWindow } = fromEnvironment;
+    const entry = {
+      name,
+      provider,
+      baseUrl,
+      ...(apiKey && { apiKey }),
+      contextWindow,
+      active: true,
+    } as ModelEntry;
     models.push({ ...resolveModel(entry, -1, raw, env), fromEnvironment: true });
   }
   const activeModel = models.find((m) => m.active);

@@ -8,6 +8,7 @@ import type { EngineEvent } from '../types/engine-event.js';
 import type { Message } from '../types/message.js';
 import type { EngineDeps } from './engine.js';
 import type { EventChannel, PendingAnswers } from './event-channel.js';
+import { loadTokenCounter, type TokenCounter } from './context/token-estimate.js';
 import { nextQuestionId } from './question-ids.js';
 import { groupByServer, TurnTools } from './resolve-calls.js';
 
@@ -50,7 +51,7 @@ export async function setUpTurn(
   const chat = await deps.chatModel(model);
   const memory = config.memory ? deps.memory : undefined;
   // A native API's tool limit and the tools' share of the budget: whole servers, in file order, until one is reached.
-  const bounds = toolBounds(config, model, chat);
+  const bounds = toolBounds(config, model, chat, await toolShareCounter(model));
   const builtinCount = (config.askUserTool ? 1 : 0) + (memory ? 1 : 0);
   const fitted = fitTools(deps.toolSource.tools(), bounds, builtinCount);
   const notice = fittedToolsNotice(model.label, bounds, fitted);
@@ -89,10 +90,37 @@ export async function setUpTurn(
   };
 }
 
-/** What the MCP tools of one request may take: a native API's count limit, and `toolShare` of the budget. */
-export function toolBounds(config: HacConfig, model: ModelConfig, chat: ChatModel): ToolBounds {
+/**
+ * What the MCP tools of one request may take: a native API's count limit, and `toolShare` of the model's context
+ * window in tokens where config.json (or the server's model list, when hac added the model) states it, else of
+ * contextMaxChars in characters. Everyday servers fit a large window: the 80,000-character default alone left
+ * four of seven common servers out.
+ */
+export function toolBounds(
+  config: HacConfig,
+  model: ModelConfig,
+  chat: ChatModel,
+  tokens?: TokenCounter,
+): ToolBounds {
+  const count = model.toolMode === 'native' && chat.maxTools !== undefined && { maxTools: chat.maxTools };
+  if (model.contextWindow !== undefined && tokens)
+    return {
+      ...count,
+      maxSize: Math.floor(model.contextWindow * config.toolShare),
+      unit: 'tokens',
+      shareOf: `the context window of ${model.label}, ${model.contextWindow.toLocaleString('en-US')} tokens`,
+      size: (text) => tokens.text(text),
+    };
   return {
-    ...(model.toolMode === 'native' && chat.maxTools !== undefined && { maxTools: chat.maxTools }),
-    maxChars: Math.floor(config.contextMaxChars * config.toolShare),
+    ...count,
+    maxSize: Math.floor(config.contextMaxChars * config.toolShare),
+    unit: 'characters',
+    shareOf: 'contextMaxChars',
+    size: (text) => text.length,
   };
+}
+
+/** The token counter a model's tool share is measured with: loaded only for a model whose window is known. */
+export async function toolShareCounter(model: ModelConfig): Promise<TokenCounter | undefined> {
+  return model.contextWindow === undefined ? undefined : loadTokenCounter().catch(() => undefined);
 }

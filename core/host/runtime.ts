@@ -7,7 +7,7 @@ import { updateJsonFile } from '../config/json-edit.js';
 import { allowChanges, disallowChanges } from '../config/allowed-tools-changes.js';
 import { approvalKey, descriptionDigest } from '../tools/approval.js';
 import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
-import { discoverAnthropic } from '../providers/anthropic/discover-anthropic-models.js';
+import { discoverAccountModels } from '../providers/discover-account-models.js';
 import { discoverOllama } from '../providers/ollama/discover-ollama-models.js';
 import { hacPaths, userHome, type HacPaths } from '../config/paths.js';
 import { lastSummarised, MemoryBook, restoreSnapshot } from '../memory/memory-book.js';
@@ -33,7 +33,7 @@ import { firstRunChoices } from './first-run-offer.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import { environmentModels, type EnvironmentModel } from '../config/environment-models.js';
 import { fitTools, fittedToolsNotice } from '../tools/tool-limit.js';
-import { toolBounds } from '../engine/turn-setup.js';
+import { toolBounds, toolShareCounter } from '../engine/turn-setup.js';
 
 /** Options of createRuntime; tests pass a temp home and may inject a logger, env and clocks. */
 export interface RuntimeOptions {
@@ -270,11 +270,13 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpSignOut: (name) => mcp.signOut(name),
     saveToolResult: (label, text) => saveToolResult(paths.toolResults, label, text),
     discoverModels: async () =>
-      (await Promise.all([discoverOllama(config, logger), discoverAnthropic(config, env, logger)])).flat(),
+      (
+        await Promise.all([discoverOllama(config, logger), discoverAccountModels(config, env, logger)])
+      ).flat(),
     async toolLimitLines() {
       const active = config.activeModel;
       if (!active) return [];
-      const bounds = toolBounds(config, active, await chatModel(active));
+      const bounds = toolBounds(config, active, await chatModel(active), await toolShareCounter(active));
       const builtins = (config.askUserTool ? 1 : 0) + (config.memory ? 1 : 0);
       return fittedToolsNotice(active.label, bounds, fitTools(mcp.source.tools(), bounds, builtins));
     },

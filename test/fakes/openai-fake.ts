@@ -317,8 +317,11 @@ export const openaiReply = {
 export interface OpenAIFakeOptions {
   /** When set, requests without `Authorization: Bearer <apiKey>` get OpenAI's 401. */
   apiKey?: string;
-  /** When set, a request for another model gets OpenAI's 404 model_not_found. */
-  models?: string[];
+  /**
+   * When set, a request for another model gets OpenAI's 404 model_not_found, and GET /models lists them; an entry
+   * may carry the extra fields compatible servers add (vLLM's `max_model_len`, OpenRouter's `context_length`).
+   */
+  models?: (string | { id: string; [field: string]: unknown })[];
 }
 
 /** The running fake. */
@@ -338,11 +341,11 @@ export interface OpenAIFake {
 export async function startOpenAIFake(options: OpenAIFakeOptions = {}): Promise<OpenAIFake> {
   const server: FakeHttpServer = new FakeHttpServer((request) => {
     if (request.method === 'GET' && request.path === '/v1/models') {
-      const data = (options.models ?? []).map((id) => ({
-        id,
+      const data = (options.models ?? []).map((model) => ({
         object: 'model',
         created: 1_700_000_000,
         owned_by: 'system',
+        ...(typeof model === 'string' ? { id: model } : model),
       }));
       return {
         status: 200,
@@ -365,7 +368,10 @@ export async function startOpenAIFake(options: OpenAIFakeOptions = {}): Promise<
         });
       if (auth !== `Bearer ${options.apiKey}`) return openaiReply.unauthorized(auth.replace(/^Bearer /, ''));
     }
-    if (options.models && !options.models.includes(request.body?.model))
+    if (
+      options.models &&
+      !options.models.some((m) => (typeof m === 'string' ? m : m.id) === request.body?.model)
+    )
       return openaiReply.modelNotFound(String(request.body?.model));
     return server.takeQueued(request);
   });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOllamaFake } from '../../fakes/ollama-fake.js';
@@ -110,6 +110,41 @@ describe('a model from the environment alone', () => {
     const at = await hac.waitFor('No active model is configured. Use /set-model to choose a model.');
     await hac.waitFor('humble-ai> ', { from: at });
     expect(plain(hac.output)).not.toContain('Add a model to');
+    hac.write('/exit\r');
+    await hac.exited;
+  });
+
+  it('set-model-lists-what-an-openai-compatible-server-has-and-keeps-the-window-it-states', async () => {
+    // A vLLM server: its list states each model's context window (max_model_len).
+    const fake = await startOpenAIFake({
+      models: ['gpt-test', { id: 'qwen2.5-coder-32b', max_model_len: 32_768 }],
+    });
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const hacHome = path.join(home, '.humble-ai-cli');
+    mkdirSync(hacHome);
+    const config = path.join(hacHome, 'config.json');
+    const entry = { name: 'gpt-test', provider: 'openai', baseUrl: fake.baseUrl, apiKey: '${VLLM_KEY}' };
+    writeFileSync(config, JSON.stringify({ models: [{ ...entry, active: true }] }, null, 2));
+    const hac = new HacPty(home, [], { VLLM_KEY: KEY });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    await hac.say('/set-model', 'Choice (0 keeps the current model): ');
+    await hac.waitFor('  1) gpt-test (openai) *');
+    await hac.waitFor('  2) qwen2.5-coder-32b (openai, not in config)');
+    expect(plain(hac.output)).not.toMatch(/\d\) gpt-test \(openai, not in config\)/);
+    hac.write('2\r');
+    await hac.waitFor('Active model set to qwen2.5-coder-32b (openai).');
+    const written = JSON.parse(readFileSync(config, 'utf8')) as { models: Record<string, unknown>[] };
+    expect(written.models[1]).toEqual({
+      name: 'qwen2.5-coder-32b',
+      provider: 'openai',
+      baseUrl: fake.baseUrl,
+      apiKey: '${VLLM_KEY}', // the reference it was found with, never the key
+      contextWindow: 32_768,
+      active: true,
+    });
+    expect(readFileSync(config, 'utf8')).not.toContain(KEY);
     hac.write('/exit\r');
     await hac.exited;
   });
