@@ -17,6 +17,7 @@ import {
   type ImportSource,
   type Runtime,
   type ServerEntry,
+  wrapOwnLines,
 } from '../../core/index.js';
 import { EXIT } from '../exit-codes.js';
 import { openInBrowser } from '../open-in-browser.js';
@@ -39,6 +40,9 @@ ${file} as you wrote it.
 `;
 
 class McpUsage extends Error {}
+
+/** How long `hac mcp add` and `import` wait for servers to list their tools, to say whether they will fit. */
+const FIT_CHECK_MS = 10_000;
 
 /** `hac mcp …`: manages mcp-servers.json without editing it by hand, as other MCP clients' CLIs do. */
 export async function runMcp(argv: string[]): Promise<number> {
@@ -80,7 +84,9 @@ export async function runMcp(argv: string[]): Promise<number> {
 }
 
 function say(line: string): number {
-  process.stdout.write(`${inertText(line)}\n`);
+  // In a terminal, hac's own lines break at spaces to its width, never mid-word.
+  const text = `${inertText(line)}\n`;
+  process.stdout.write(process.stdout.isTTY ? wrapOwnLines(text, process.stdout.columns || 80) : text);
   return line.startsWith('No MCP server') ? EXIT.failed : EXIT.ok;
 }
 
@@ -210,8 +216,34 @@ async function added(file: string, name: string, entry: ServerEntry): Promise<nu
     );
     return EXIT.failed;
   }
-  process.stdout.write(`Added "${inertText(name)}" to ${file}.\n`);
+  say(`Added "${name}" to ${file}.`);
+  await sayWhatWillNotFit([name]);
   return EXIT.ok;
+}
+
+/**
+ * After servers were added, in a terminal: starts the enabled servers as a conversation would and says if one just
+ * added did not start, or if its tools will not be offered to the active model (too many, or over the tools'
+ * share), in the lines hac gives at start, so nobody finds out only when the model does not use them. A script
+ * (no terminal) gets the one line it got before, at once, without starting anything.
+ */
+async function sayWhatWillNotFit(names: readonly string[]): Promise<void> {
+  if (!names.length || !process.stdout.isTTY) return;
+  const runtime = await createRuntime({ blockingWrites: true, mcpConnectTimeoutMs: FIT_CHECK_MS });
+  try {
+    runtime.startMcp();
+    await runtime.mcpReady();
+    const { servers } = await runtime.mcpServers();
+    for (const s of servers.filter((s) => names.includes(s.name) && s.enabled && s.state !== 'connected'))
+      say(`"${s.name}": ${serverState(s, 'hac mcp login')}`);
+    const lines = await runtime.toolLimitLines();
+    if (lines.some((line) => names.some((name) => line.includes(`"${name}"`))))
+      for (const line of lines) say(line);
+  } catch {
+    // A config.json that cannot be read is for the first conversation to say.
+  } finally {
+    await runtime.close();
+  }
 }
 
 async function get(file: string, name: string): Promise<number> {
@@ -255,8 +287,8 @@ async function list(): Promise<number> {
     runtime.startMcp();
     await runtime.mcpReady();
     const { servers, error, file } = await runtime.mcpServers();
-    if (error) process.stdout.write(`${inertText(error.message)}\n`);
-    if (servers.length === 0 && !error) process.stdout.write(`No MCP servers configured in ${file}.\n`);
+    if (error) say(error.message);
+    if (servers.length === 0 && !error) say(`No MCP servers configured in ${file}.`);
     const entries: Record<string, ServerEntry> = await readServerEntries(file).catch(() => ({}));
     for (const s of servers) {
       const state = serverState(s, 'hac mcp login');
@@ -265,7 +297,7 @@ async function list(): Promise<number> {
           ? `, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`
           : '';
       const where = startedBy(entries[s.name]);
-      process.stdout.write(`${inertText(`${s.name}: ${where ? `${where} — ` : ''}${state}${tools}`)}\n`);
+      say(`${s.name}: ${where ? `${where} — ` : ''}${state}${tools}`);
     }
     return EXIT.ok;
   } finally {
@@ -301,7 +333,7 @@ async function login(name: string): Promise<number> {
         lines.close();
       }
     } else await done;
-    process.stdout.write(`MCP server "${name}" is signed in and connected.\n`);
+    say(`MCP server "${name}" is signed in and connected.`);
     return EXIT.ok;
   });
 }
@@ -322,6 +354,7 @@ async function importFrom(file: string, from: string): Promise<number> {
     ? importFiles(from as ImportSource, userHome(), cwd, process.env)
     : [path.resolve(from)];
   let read = 0;
+  const imported: string[] = [];
   for (const source of files) {
     let text: string;
     try {
@@ -336,6 +369,7 @@ async function importFrom(file: string, from: string): Promise<number> {
         continue;
       }
       const added = await addServerEntry(file, found.name, found.entry);
+      if (added) imported.push(found.name);
       say(
         added
           ? `Added "${found.name}" from ${source}.`
@@ -345,5 +379,6 @@ async function importFrom(file: string, from: string): Promise<number> {
     }
   }
   if (read === 0) throw new Error(`found none of: ${files.join(', ')}`);
+  await sayWhatWillNotFit(imported);
   return EXIT.ok;
 }

@@ -111,6 +111,8 @@ export interface Runtime {
   mcpPool(): McpPool | undefined;
   /** The same, once every server has connected or failed: what `/prompts` and `@server:uri` wait for. */
   mcpReady(): Promise<McpPool | undefined>;
+  /** The lines that say which servers' tools the active model is not offered, and why (none when all fit). */
+  toolLimitLines(): Promise<string[]>;
   /** Called when a conversation changes a shared setting (model, tool mode, servers); returns the unsubscribe. */
   onSettingsChange(listener: (change: SettingsChange) => void): () => void;
   /** What a first run could be set up with (no config.json yet): keys in the environment, a local Ollama's models. */
@@ -322,6 +324,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       if (!config.models.length) await fromEnvironment();
     },
     mcpReady: () => mcp.readyPool(),
+    toolLimitLines: () => shared.toolLimitLines(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
       // A conversation with no model in config.json looks for one in the environment at once.

@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeCliHome } from '../../helpers/cli-home.js';
 import { testServerEntry } from '../../helpers/engine-harness.js';
+import { HacPty, plain } from '../../helpers/pty.js';
 import { runHac } from '../../helpers/run-hac.js';
 import { useTempDir } from '../../helpers/temp-home.js';
 
@@ -228,6 +230,28 @@ describe('hac mcp', () => {
       `old: http://127.0.0.1:${free}/sse — failed: nothing answers at http://127.0.0.1:${free}/sse (connection refused): is the server running?`,
       `crash: ${process.execPath} -e "console.error('set API_KEY first'); process.exit(3)" — failed: "${process.execPath}" ended before it answered; its last words: set API_KEY first (/mcp shows more)`,
       '',
+    ]);
+  });
+
+  it('in-a-terminal-says-when-an-added-server-does-not-start-or-will-not-fit', async () => {
+    // Two thousand characters for tools (toolShare of a small contextMaxChars): the test server takes more.
+    const dir = tempDir();
+    writeCliHome(dir, 'http://127.0.0.1:9/v1', { config: { contextMaxChars: 4_000 } });
+    const entry = testServerEntry() as { command: string; args: string[] };
+    const added = new HacPty(dir, ['mcp', 'add', 'tools', '--', entry.command, ...entry.args]);
+    await added.exited;
+    const text = plain(added.output);
+    expect(text).toContain('Added "tools" to ');
+    expect(text).toMatch(
+      /Tool definitions may take 2,000 characters of a request \(toolShare of contextMaxChars\): the tools of "tools" \([\d,]+ characters\) are not offered\. Use \/toggle-mcp to choose the servers\./,
+    );
+    const crash = new HacPty(dir, ['mcp', 'add', 'crash', '--', process.execPath, '-e', 'process.exit(3)']);
+    await crash.exited;
+    expect(plain(crash.output)).toMatch(/"crash": failed: .* ended before it answered/);
+    // Through a pipe (a script), nothing is started: the one line, at once.
+    const piped = await runHac(dir, ['mcp', 'add', 'later', '--', process.execPath, '-e', 'process.exit(3)']);
+    expect(piped.stdout.trim().split('\n')).toEqual([
+      `Added "later" to ${path.join(dir, '.humble-ai-cli', 'mcp-servers.json')}.`,
     ]);
   });
 });
