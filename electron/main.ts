@@ -3,7 +3,7 @@ import path from 'node:path';
 import { app, BrowserWindow, Menu, session, type MenuItemConstructorOptions } from 'electron';
 import log from 'electron-log/main';
 import { BridgeSession, createInputHistory, hacPaths, sharedRuntime } from '../core/index.js';
-import { handleAppProtocol, registerAppScheme } from './app-protocol.js';
+import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { EVENTS_CHANNEL } from './channels.js';
 import { denyPermissions, guardWebContents, openExternalLink } from './guards.js';
 import { registerBridgeHandlers } from './ipc.js';
@@ -35,6 +35,7 @@ function openWindow(resume?: string): void {
     onExit: () => window.close(), // `/exit` closes this window; the last one closes the rest (below)
     openLink: async (url) => void (await openExternalLink(url)),
     openWindow, // the session list's "New window"
+    pageOrigins: [APP_ORIGIN],
   });
   sessions.set(id, chat);
   // The first load opens the conversation; a reload (Ctrl+R, View > Reload) draws it again and goes on with it.

@@ -22,6 +22,7 @@ const bridge: HacBridge = {
   downloadSession: (name, format) =>
     call('downloadSession', { name, format }) as ReturnType<HacBridge['downloadSession']>,
   openWindow: (resume) => call('openWindow', { resume }) as Promise<void>,
+  showView: (number, theme) => call('showView', { number, theme }) as ReturnType<HacBridge['showView']>,
   onEvents(listener) {
     const forward = (_event: IpcRendererEvent, events: HostEvent[], replay?: boolean) =>
       listener(events, replay === true);

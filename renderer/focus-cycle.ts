@@ -1,5 +1,5 @@
 /** What Tab can reach in the window: controls that are shown and not switched off. */
-const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'button, input, select, textarea, a[href], iframe, [tabindex]:not([tabindex="-1"])';
 
 /**
  * Keeps Tab inside the window: past the last control it comes round to the first (the transcript's buttons), and

@@ -38,6 +38,11 @@ export const LABELS = {
   copied: 'Copied',
   copyTitle: 'Copy this code',
   latest: '↓ Latest',
+  // A tool's view (MCP Apps) in the transcript.
+  viewFullWindow: 'Full window',
+  viewFullWindowTitle: 'Show this view over the whole window (Esc comes back)',
+  viewBack: 'Back to the conversation',
+  viewFailed: (reason: string) => `This view cannot be shown: ${reason}`,
   latestTitle: 'Scroll to the newest lines (Ctrl+End)',
 
   // A message's menu.

@@ -4,6 +4,7 @@ import { createChoices } from './choices.js';
 import { createCodeCopy } from './code-copy.js';
 import { keepFocusInside } from './focus-cycle.js';
 import { fontStack, loadGridFont } from './fonts.js';
+import { InlineViews } from './inline-views.js';
 import { createJumpToLatest } from './jump-to-latest.js';
 import { labelPage } from './labels.js';
 import { createLineMarks } from './line-marks.js';
@@ -35,6 +36,7 @@ await loadGridFont();
 const bridge = window.hac ?? connectWebSocketBridge(socketUrl(), () => comeBack());
 const view = createTranscriptView(byId('transcript'), (url) => void bridge.openLink(url));
 const state = createChatState(document.body);
+const inlineViews = new InlineViews(view.terminal, bridge, () => byId('prompt').focus());
 const output = createTranscriptOutput(
   view,
   createLineMarks(
@@ -47,6 +49,7 @@ const output = createTranscriptOutput(
     },
     state,
   ),
+  inlineViews,
 );
 const status = createStatusLine(byId('status'), state);
 const messages = createMessageLog(byId('messages'));
@@ -130,6 +133,7 @@ addEventListener('pagehide', () => {
   removeCodeCopy();
   removeFocusCycle();
   output.dispose();
+  inlineViews.dispose();
   prompt.dispose();
   choices.dispose();
   attachments.dispose();

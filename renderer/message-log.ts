@@ -21,6 +21,7 @@ const SAID: Partial<Record<HostEvent['type'], string>> = {
   'context-trimmed': LABELS.notice,
   busy: LABELS.notice,
   'mcp-status': LABELS.notice,
+  view: LABELS.notice,
   fatal: LABELS.error,
 };
 

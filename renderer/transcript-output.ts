@@ -8,6 +8,7 @@ import {
   type HostEvent,
 } from './core-types.js';
 import { picturesBelow } from './inline-images.js';
+import type { InlineViews } from './inline-views.js';
 import type { LineMarks } from './line-marks.js';
 import type { TranscriptView } from './transcript-view.js';
 
@@ -28,7 +29,11 @@ const REWRAP_DELAY_MS = 120;
  * changes; a model's thinking can be folded away and opened again. Both redraw what was shown (kept within a
  * bound) from the events, so the text itself is never edited on screen.
  */
-export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): TranscriptOutput {
+export function createTranscriptOutput(
+  view: TranscriptView,
+  marks: LineMarks,
+  views: InlineViews,
+): TranscriptOutput {
   const { terminal } = view;
   const shown = new ShownEvents();
   let status: HostEvent | undefined;
@@ -89,6 +94,17 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
       if (event.type === 'thinking-end') folding = false;
       const printed = wrap.push(transcript.render(event));
       if (event.type === 'status') showMarkdown(event.status.markdown);
+      if (event.type === 'view' || event.type === 'open-view') {
+        // A tool's view under its line (or where /view asked for it), over rows kept blank for it once written.
+        const title = event.type === 'view' ? `View: ${event.server}/${event.tool}` : event.title;
+        text += printed + wrap.push(views.rows());
+        drawn = view.write(text);
+        text = '';
+        drawn = new Promise((resolve) =>
+          terminal.write('', () => resolve(views.place(event, event.number, title))),
+        );
+        continue;
+      }
       if (event.type === 'images') {
         // The pictures themselves below their lines, laid over rows kept blank for them once written.
         const pictures = picturesBelow(event.images);
@@ -117,6 +133,8 @@ export function createTranscriptOutput(view: TranscriptView, marks: LineMarks): 
     }
     // Written at once (xterm queues and parses in order); the last write's callback means all is on screen.
     if (text) drawn = view.write(text);
+    // Views the fresh drawing did not place again (another conversation's) go once it is on screen.
+    if (fresh) views.redrawing(drawn);
     // The status says which exchanges are still held: once on screen, those taken back are dimmed.
     if (events.some((event) => event.type === 'status')) void drawn.then(() => marks.refresh());
   };

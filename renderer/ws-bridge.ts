@@ -97,6 +97,7 @@ export function connectWebSocketBridge(url: string, onBack: () => void): HacBrid
     manageSession: (request) => call('manageSession', request) as Promise<string>,
     downloadSession: (name, format) =>
       call('downloadSession', { name, format }) as ReturnType<HacBridge['downloadSession']>,
+    showView: (number, theme) => call('showView', { number, theme }) as ReturnType<HacBridge['showView']>,
     // A session in a window of its own is a new tab of this page, which resumes it (main.ts).
     openWindow(resume) {
       const url = new URL(location.href);

@@ -139,6 +139,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         runtime: options.runtime,
         history: options.history,
         sendEvents: (events) => send(kept.get(id)?.socket, { type: 'events', events }),
+        pageOrigins: hosts().map((host) => `http://${host}`),
         // This tab's conversation ends (its page offers a new one); nothing a page does stops the server, which
         // ends from its own terminal (its conversations may belong to tabs that come back).
         onExit: () => {

@@ -89,6 +89,11 @@ export const bridgeCallSchema = z.discriminatedUnion('method', [
     params: z.strictObject({ name: sessionName, format: z.enum(['md', 'json']) }),
   }),
   z.strictObject({ id, method: z.literal('openWindow'), params: z.strictObject({ resume: sessionName }) }),
+  z.strictObject({
+    id,
+    method: z.literal('showView'),
+    params: z.strictObject({ number: z.int().check(z.positive()), theme: z.enum(['light', 'dark']) }),
+  }),
 ]);
 
 /** A call as sent, or why it was refused. */

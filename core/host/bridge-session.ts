@@ -57,6 +57,8 @@ export interface BridgeSessionOptions {
   openLink?(url: string): Promise<void>;
   /** Opens a window that resumes a session (Electron); absent where the page does it (a browser's new tab). */
   openWindow?(resume: string): void;
+  /** The origins the page is served from: only they may frame the pages of this window's views. */
+  pageOrigins: readonly string[];
 }
 
 /** A window's streamed text is handed on once per animation frame: a few dozen messages a second at most. */
@@ -89,12 +91,12 @@ export class BridgeSession {
       keys: WINDOW_KEYS,
       showResumed: true,
       wholeForms: true,
+      inlineViews: true,
     });
     this.controller = controller;
     controller.onEvent((event) => {
       this.send(event);
       if (event.type === 'exit') this.options.onExit();
-      if (event.type === 'open-view') void this.showView(controller, event.number, event.title);
     });
     await controller.start();
     void controller.offerSetUp();
@@ -150,23 +152,29 @@ export class BridgeSession {
         if (!this.options.openWindow) return Promise.reject(new Error('This window opens windows itself.'));
         this.options.openWindow(call.params.resume);
         return Promise.resolve(null);
+      case 'showView':
+        return controller
+          ? this.showView(controller, call.params.number, call.params.theme)
+          : Promise.resolve({ error: 'hac cannot start yet: fix config.json first.' });
     }
   }
 
   /**
-   * `/view <n>` in a window: the view in a browser tab of its own, at an address the transcript shows as a link
-   * (a click opens it). Drawing it inside the window's transcript is still to come.
+   * A view drawn in the window's transcript (under its tool's line, or where `/view <n>` was typed): its page is
+   * served on a loopback origin of its own, framed by this window alone, its sandbox inside it.
    */
-  private async showView(controller: ChatController, number: number, title: string): Promise<void> {
+  private async showView(
+    controller: ChatController,
+    number: number,
+    theme: 'light' | 'dark',
+  ): Promise<{ url: string } | { error: string }> {
     try {
-      const appearance = { theme: 'dark', locale: Intl.DateTimeFormat().resolvedOptions().locale } as const;
+      const appearance = { theme, locale: Intl.DateTimeFormat().resolvedOptions().locale };
       const { ViewPages } = await import('./view-pages.js');
       const open = () => controller.connectView(number, appearance);
-      const { url } = await (this.views ??= new ViewPages()).show(open);
-      this.send({ type: 'command-output', lines: [`${title}: ${url}`] });
+      return { url: (await (this.views ??= new ViewPages()).show(open, this.options.pageOrigins)).url };
     } catch (error) {
-      const message = `${title} cannot be shown: ${(error as Error).message}`;
-      this.send({ type: 'error', code: 'command-failed', message });
+      return { error: (error as Error).message };
     }
   }
 

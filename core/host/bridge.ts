@@ -38,6 +38,11 @@ export interface HacBridge {
   /** Opens a session of the list in a window of its own (Electron; a browser opens a new tab itself). */
   openWindow(resume: string): Promise<void>;
   /**
+   * View `number` of this conversation (MCP Apps), to draw in the transcript in the window's theme: the address of
+   * its page (its sandbox inside), which only this window may frame; or why it cannot be shown.
+   */
+  showView(number: number, theme: 'light' | 'dark'): Promise<{ url: string } | { error: string }>;
+  /**
    * Every host event of this window's conversation, in order, in batches; returns the unsubscribe. A `replay`
    * batch is the whole conversation again (the page was reloaded or reconnected): draw it afresh.
    */
@@ -61,6 +66,7 @@ export interface BridgeParams {
   manageSession: SessionRequest;
   downloadSession: { name: string; format: 'md' | 'json' };
   openWindow: { resume: string };
+  showView: { number: number; theme: 'light' | 'dark' };
 }
 
 /** A session as a file to download: its name and text, or why it could not be made. */

@@ -46,6 +46,8 @@ export interface ChatControllerOptions extends ChatOptions {
   showResumed?: boolean;
   /** What an MCP server asks is shown as one form (a window), not asked one field at a time (a terminal). */
   wholeForms?: boolean;
+  /** A tool's view (MCP Apps) is drawn in the transcript under its line (a window), not opened by `/view` alone. */
+  inlineViews?: boolean;
 }
 
 /**
@@ -73,7 +75,7 @@ export class ChatController {
   private readonly viewContext = new Map<string, string>();
   private readonly held = new HeldMessages();
   /** The tool views this conversation has shown, for `/view <n>`. */
-  private readonly toolViews = new ToolViews();
+  private readonly toolViews: ToolViews;
   /** What `/prompt`, `/retry` and `/edit` need from this conversation. */
   private readonly parts: ChatParts;
 
@@ -82,6 +84,7 @@ export class ChatController {
     private readonly options: ChatControllerOptions = {},
   ) {
     this.chat = runtime.openChat(options);
+    this.toolViews = new ToolViews(options.inlineViews === true);
     this.questions = new Questions((event) => this.emit(event), runtime.secrets, options);
     this.parts = {
       runtime,

@@ -8,6 +8,9 @@ import type { HostEvent } from '../types/host-event.js';
 export class ToolViews {
   private readonly views: ToolCallView[] = [];
 
+  /** `inline`: the front end draws each view under its line (a window); a terminal opens it with `/view`. */
+  constructor(private readonly inline = false) {}
+
   /** The `view` event that follows a tool's result line when the call has a view; undefined otherwise. */
   noticed(event: HostEvent): Extract<HostEvent, { type: 'view' }> | undefined {
     if (event.type !== 'tool-result' || !event.view) return undefined;
@@ -19,7 +22,9 @@ export class ToolViews {
       number,
       server,
       tool,
-      text: `${server}/${tool} has a view: /view ${number} opens it in your browser`,
+      text: this.inline
+        ? `${server}/${tool} has a view (view ${number}), shown below`
+        : `${server}/${tool} has a view: /view ${number} opens it in your browser`,
     };
   }
 

@@ -19,9 +19,13 @@ export class ViewPages {
   /**
    * Serves a view (`open` connects to it; called again for each load of its page after the first, since a reloaded
    * view starts its conversation with hac afresh); resolves with the address of its page (the key in it) and the
-   * two ports it takes.
+   * two ports it takes. `embedIn`: the origins of the window that frames the page in its transcript (the page then
+   * drops its heading and tells that window its height and Escape); otherwise no page may frame it.
    */
-  async show(open: () => Promise<ViewConnection>): Promise<{ url: string; ports: number[] }> {
+  async show(
+    open: () => Promise<ViewConnection>,
+    embedIn: readonly string[] = [],
+  ): Promise<{ url: string; ports: number[] }> {
     const view = await open();
     const host = await this.hostServer();
     const id = String(this.pages.size + 1);
@@ -34,6 +38,7 @@ export class ViewPages {
       viewKey: token(),
       sandbox,
       sandboxOrigin: origin(sandbox),
+      embedIn,
     };
     this.pages.set(id, page);
     const ports = [host, sandbox].map((s) => (s.address() as AddressInfo).port);
@@ -55,11 +60,12 @@ export class ViewPages {
       const page = this.pageOf(req);
       if (!page || !req.url?.startsWith('/view/')) return void res.writeHead(403).end();
       const nonce = token();
+      const ancestors = page.embedIn.length ? page.embedIn.join(' ') : "'none'";
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${page.sandboxOrigin}; connect-src ${origin(server).replace('http', 'ws')}`,
-        'x-frame-options': 'DENY',
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${page.sandboxOrigin}; connect-src ${origin(server).replace('http', 'ws')}; frame-ancestors ${ancestors}`,
+        ...(!page.embedIn.length && { 'x-frame-options': 'DENY' }),
       });
       res.end(hostPage(page, nonce, req.url.split('?')[0]!));
     });
@@ -164,6 +170,8 @@ interface Page {
   sandboxOrigin: string;
   /** The socket of the page's newest load. */
   socket?: WebSocket;
+  /** The origins of the window whose transcript frames this page (none: a tab of its own). */
+  embedIn: readonly string[];
 }
 
 /** Over SSH the page is on the far machine: the ports to forward to open it here. */
@@ -229,10 +237,15 @@ export function viewCsp({ csp = {} }: ViewPolicy): string {
 function hostPage(page: Page, nonce: string, path: string): string {
   const title = escapeHtml(page.view.title);
   const frame = `${page.sandboxOrigin}/?key=${page.viewKey}`;
-  // The frame's height follows the view's size-changed notices, up to the window's height.
+  const embedded = page.embedIn.length > 0;
+  // The frame's height follows the view's size-changed notices, up to the window's height; framed in a window's
+  // transcript, the page tells that window (and only it) the height, and that Escape was pressed.
   const script = `
 const frame = document.getElementById('view');
 const viewOrigin = ${JSON.stringify(page.sandboxOrigin)};
+const embedders = ${JSON.stringify(page.embedIn)};
+const tellWindow = (message) => { for (const origin of embedders) window.parent.postMessage(message, origin); };
+addEventListener('keydown', (event) => { if (event.key === 'Escape') tellWindow({ hacView: 'escape' }); });
 const socket = new WebSocket(location.origin.replace('http', 'ws') + ${JSON.stringify(path)} + location.search);
 const status = document.getElementById('status');
 socket.onmessage = (event) => frame.contentWindow.postMessage(JSON.parse(event.data), viewOrigin);
@@ -240,18 +253,23 @@ socket.onclose = () => { status.textContent = 'hac has closed this view.'; };
 window.addEventListener('message', (event) => {
   if (event.source !== frame.contentWindow || event.origin !== viewOrigin) return;
   const message = event.data;
-  if (message && message.method === 'ui/notifications/size-changed' && typeof message.params?.height === 'number')
-    frame.style.height = Math.min(Math.max(message.params.height, 60), window.innerHeight - 60) + 'px';
+  if (message && message.method === 'ui/notifications/size-changed' && typeof message.params?.height === 'number') {
+    if (embedders.length) tellWindow({ hacView: 'size', height: Math.max(message.params.height, 60) });
+    else frame.style.height = Math.min(Math.max(message.params.height, 60), window.innerHeight - 60) + 'px';
+  }
   // A view may speak before the socket is open (its first ui/initialize): held until it is, never dropped.
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   else if (socket.readyState === WebSocket.CONNECTING) held.push(JSON.stringify(message));
 });
 const held = [];
 socket.onopen = () => { for (const data of held.splice(0)) socket.send(data); };`;
+  const style = embedded
+    ? 'html,body{margin:0;height:100%;overflow:hidden;font:14px system-ui,sans-serif;background:transparent;color:inherit}iframe{display:block;width:100%;height:100%;border:0}#status:empty{display:none}#status{position:absolute;bottom:0;margin:0;padding:4px 8px;background:#333;color:#eee}'
+    : 'body{margin:0;font:14px system-ui,sans-serif;background:#1e1e1e;color:#ddd}header{padding:8px 12px}iframe{display:block;width:100%;height:400px;border:0;background:#fff}#status{padding:8px 12px;color:#aaa}';
+  const heading = embedded ? '' : `<header><h1 style="font-size:15px;margin:0">${title}</h1></header>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} — hac</title>
-<style>body{margin:0;font:14px system-ui,sans-serif;background:#1e1e1e;color:#ddd}header{padding:8px 12px}
-iframe{display:block;width:100%;height:400px;border:0;background:#fff}#status{padding:8px 12px;color:#aaa}</style></head>
-<body><header><h1 style="font-size:15px;margin:0">${title}</h1></header>
+<style>${style}</style></head>
+<body>${heading}
 <iframe id="view" title="${title}" src="${frame}" sandbox="allow-scripts allow-same-origin"></iframe>
 <p id="status" role="status"></p><script nonce="${nonce}">${script}</script></body></html>`;
 }

@@ -160,8 +160,8 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await hac.waitFor('There is no view 7: 1 to 1.', { from });
   });
 
-  it('in-hac-web-the-view-is-a-link-to-its-page-and-its-calls-are-asked-in-the-window', async () => {
-    const { fake, page } = await openWindow(browser(), tempDir(), cleanups, { servers: { basic } });
+  it('in-hac-web-the-view-is-drawn-under-its-line-goes-full-window-and-back-and-asks-in-the-window', async () => {
+    const { fake, page, web } = await openWindow(browser(), tempDir(), cleanups, { servers: { basic } });
     fake.reply(
       openaiReply.toolCalls([{ id: 'c1', name: 'basic__get-time', arguments: {} }]),
       openaiReply.text(['Here is the time.']),
@@ -171,19 +171,46 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await send(page, 'y');
     await waitForTranscript(
       page,
-      /basic\/get-time has a view: \/view 1 opens it in your browser\n[^]*Here is the time\./,
+      /basic\/get-time has a view \(view 1\), shown below\n[^]*Here is the time\./,
     );
-    await send(page, '/view 1');
-    const shown = await waitForTranscript(
-      page,
-      /View: basic\/get-time: (http:\/\/127\.0\.0\.1:\d+\/view\/1\?key=[\w-]{43})/,
+    const result = (fake.requests[1]!.body.messages as { role: string; content: string }[]).find(
+      (m) => m.role === 'tool',
+    )!.content;
+    // In the transcript, under its line, titled; the view inside was given the call's result.
+    const box = page.locator('section.inline-view[aria-label="View: basic/get-time"]');
+    await expect.poll(() => box.isVisible()).toBe(true);
+    const view = page.frameLocator('iframe[title="View: basic/get-time"]').frameLocator('iframe');
+    await expect.poll(() => view.locator('#server-time').innerText()).toBe(result);
+    const line = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll('.xterm-rows > div')];
+      const row = rows.find((r) => r.textContent?.includes('has a view (view 1)'))!;
+      return row.getBoundingClientRect().bottom;
+    });
+    const placed = await box.boundingBox();
+    expect(Math.abs(placed!.y - line)).toBeLessThan(4); // right under its line
+    // Its page is another origin, framed by this window only.
+    const src = await page.locator('iframe[title="View: basic/get-time"]').getAttribute('src');
+    expect(new URL(src!).origin).not.toBe(new URL(web.url).origin);
+    const csp = (await fetch(src!)).headers.get('content-security-policy')!;
+    expect(csp).toContain(`frame-ancestors ${new URL(web.url).origin} http://localhost:`);
+    if (process.env.HAC_SCREENSHOTS)
+      await page.screenshot({ path: path.resolve(process.env.HAC_SCREENSHOTS, 'view-inline.png') });
+
+    // Full window, and Escape brings it back into the transcript.
+    await box.getByRole('button', { name: 'Full window' }).click();
+    await expect.poll(async () => (await box.boundingBox())!.height).toBe(page.viewportSize()!.height);
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(async () => (await box.boundingBox())!.height)
+      .toBeLessThan(page.viewportSize()!.height);
+    // Tab reaches the view by its title.
+    await box.getByRole('button', { name: 'Full window' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLIFrameElement).title)).toBe(
+      'View: basic/get-time',
     );
-    const url = /View: basic\/get-time: (\S+)/.exec(shown)![1]!;
-    const tab = await browser().newPage();
-    cleanups.push(() => tab.close());
-    await tab.goto(url);
-    const view = tab.frameLocator('iframe[title="View: basic/get-time"]');
-    await expect.poll(() => view.locator('#server-time').innerText()).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // Its own calls are asked in the window, as the model's are.
     await view.locator('#get-time-btn').click();
     await waitForTranscript(
       page,
@@ -191,6 +218,13 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     );
     await send(page, 'y');
     await waitForTranscript(page, /The view of basic\/get-time called basic\/get-time\./);
+    await expect.poll(() => view.locator('#server-time').innerText()).not.toBe(result);
+    // A new width draws the transcript again: the same view stays, still under its line, not loaded again.
+    const shownTime = await view.locator('#server-time').innerText();
+    await page.setViewportSize({ width: 700, height: 700 });
+    await expect.poll(() => page.locator('section.inline-view').count()).toBe(1);
+    await page.waitForTimeout(400);
+    expect(await view.locator('#server-time').innerText()).toBe(shownTime);
   });
 
   it('a-view-that-floods-or-never-starts-is-stopped-with-one-line-and-never-reaches-its-page', async () => {

@@ -25,6 +25,7 @@ describe('IPC: every call checked and validated (R-DESK-4)', () => {
       runtime: () => Promise.resolve({ runtime: h.runtime }),
       history: { entries: () => Promise.resolve(['older']), add: () => Promise.resolve() },
       sendEvents: (batch) => events.push(...batch),
+      pageOrigins: [],
       onExit: () => {},
     });
     await session.open();
@@ -125,6 +126,7 @@ describe('the preload bridge', () => {
       'openLink',
       'openWindow',
       'sessions',
+      'showView',
       'submit',
     ]);
     expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);

@@ -17,6 +17,7 @@ async function window(h: ControllerHarness) {
     runtime: () => Promise.resolve({ runtime: h.runtime }),
     history: { entries: () => Promise.resolve([]), add: () => Promise.resolve() },
     sendEvents: (events) => sent.push({ events }),
+    pageOrigins: [],
     onExit: () => {
       exited = true;
       session.close(); // as the servers do: the conversation is forgotten at once
