@@ -144,7 +144,8 @@ export class InlineViews {
       const visible = marker !== undefined && y < this.terminal.rows * rowHeight && y + room > 0;
       box.hidden = !visible && this.full !== shown;
       box.style.top = `${y}px`;
-      box.style.height = `${Math.min(room, (shown.wanted ?? room) + BAR_PX)}px`;
+      // A pixel short of its rows, so the row after them is never touched.
+      box.style.height = `${Math.min(room - 1, (shown.wanted ?? room) + BAR_PX)}px`;
     }
   }
 
