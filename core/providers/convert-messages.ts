@@ -1,5 +1,6 @@
 import type { Message, MessageImage } from '../types/message.js';
 import type { NativeToolSpec } from './chat-model.js';
+import { harmonyAsWritten } from './think-tags.js';
 
 type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
@@ -31,6 +32,12 @@ export function convertMessages<T>(messages: Message[], shapes: ToolMessageShape
       return shapes.userWithImages({ ...message, images: message.images });
     if (message.role === 'assistant' && message.toolCalls?.length)
       return shapes.assistantWithCalls({ ...message, toolCalls: message.toolCalls });
+    // A call written in harmony tokens goes back whole, its analysis included, as any server can read it.
+    const written =
+      message.role === 'assistant' &&
+      message.reasoning &&
+      harmonyAsWritten(message.reasoning, message.content);
+    if (written) return { role: 'assistant', content: written };
     if (message.role === 'assistant' && message.reasoning && shapes.assistantWithReasoning)
       return shapes.assistantWithReasoning({ ...message, reasoning: message.reasoning });
     return { role: message.role, content: message.content };

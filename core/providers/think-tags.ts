@@ -29,6 +29,18 @@ const HARMONY_END = '<|end|>';
 const HARMONY_FINAL = ['<|start|>assistant<|channel|>final<|message|>', '<|channel|>final<|message|>'];
 const HARMONY_RETURN = ['<|return|>', '<|end|>'];
 
+/**
+ * A message that called a tool in harmony tokens written as text (prompt mode, a server that does not parse them),
+ * as the model wrote it: its analysis put back before the call, in the same tokens. OpenAI's harmony guide sends a
+ * tool call's analysis back with it within the turn, and a server that passes the tokens through as text would not
+ * render a separate thinking field. Undefined for any other message.
+ */
+export function harmonyAsWritten(reasoning: string, content: string): string | undefined {
+  const call = content.trimStart();
+  if (!call.startsWith('<|start|>assistant') && !call.startsWith('<|channel|>commentary')) return undefined;
+  return `${HARMONY_ANALYSIS[0]}${reasoning}${HARMONY_END}${content}`;
+}
+
 /** Every way a message may start that is decided here (a tag, or a harmony header). */
 const OPENERS: readonly string[] = [...OPEN_TAGS, ...HARMONY_ANALYSIS, ...HARMONY_FINAL];
 

@@ -97,4 +97,30 @@ describe('local models in prompt mode', () => {
     expect(later.some((m) => m.role === 'assistant' && m.content.includes('It said oss.'))).toBe(true);
     expect(later.every((m) => m.thinking === undefined)).toBe(true);
   });
+
+  it('gpt-oss-writing-harmony-tokens-as-text-gets-its-analysis-back-as-written-within-the-turn', async () => {
+    // A server that does not parse harmony: the model's whole message comes as text, tokens and all.
+    const { ollama, home } = await localHome('gpt-oss:20b');
+    const analysis = '<|channel|>analysis<|message|>User wants an echo. Use tools__echo.<|end|>';
+    const call =
+      '<|start|>assistant<|channel|>commentary to=functions.tools__echo <|constrain|>json<|message|>{"text":"oss"}<|call|>';
+    const message = analysis + call;
+    ollama.reply(
+      ollamaReply.text([message.slice(0, 25), message.slice(25, 80), message.slice(80)]),
+      ollamaReply.text(['<|channel|>final<|message|>It said oss.<|return|>']),
+      ollamaReply.text(['Again.']),
+    );
+    const first = await runHac(home, ['-p', 'echo oss', '--model', 'gpt-oss:20b']);
+    expect(first.stdout).toMatch(/It said oss\.\n$/);
+    const followUp = ollama.requests[1]!.body.messages as Sent;
+    const calling = followUp.find((m) => m.role === 'assistant')!;
+    expect(calling.content).toBe(message);
+    expect(calling.thinking).toBeUndefined();
+    // After the answer, the analysis is not kept: the call goes back without it.
+    const next = await runHac(home, ['-p', 'again', '--resume', '--model', 'gpt-oss:20b']);
+    expect(next.stdout).toMatch(/Again\.\n$/);
+    const later = ollama.requests[2]!.body.messages as Sent;
+    expect(later.some((m) => m.content.includes('User wants an echo'))).toBe(false);
+    expect(later.every((m) => m.thinking === undefined)).toBe(true);
+  });
 });

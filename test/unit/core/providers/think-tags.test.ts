@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ThinkTagSplitter, type ContentPiece } from '../../../../core/providers/think-tags.js';
+import { convertMessages } from '../../../../core/providers/convert-messages.js';
+import {
+  harmonyAsWritten,
+  ThinkTagSplitter,
+  type ContentPiece,
+} from '../../../../core/providers/think-tags.js';
 
 function split(chunks: string[]): { reasoning: string; text: string; pieces: ContentPiece[] } {
   const splitter = new ThinkTagSplitter();
@@ -114,6 +119,28 @@ describe('gpt-oss harmony channels written as text', () => {
         });
       }),
     );
+  });
+
+  it('a-call-in-harmony-tokens-goes-back-within-its-turn-as-the-model-wrote-it-in-every-chunking', () => {
+    const written =
+      '<|channel|>analysis<|message|>User wants 64 minus 16. Use calc sub.<|end|><|start|>assistant<|channel|>commentary to=functions.sub <|constrain|>json<|message|>{"a":64,"b":16}<|call|>';
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 8 }), (positions) => {
+        const { reasoning, text } = split(cut(written, positions));
+        expect(harmonyAsWritten(reasoning, text)).toBe(written);
+        // As a follow-up request sends it: whole, with no thinking field beside it, for any vendor's shape.
+        const [sent] = convertMessages([{ role: 'assistant', content: text, reasoning }], {
+          userWithImages: () => ({}),
+          assistantWithCalls: () => ({}),
+          toolResult: () => ({}),
+          assistantWithReasoning: () => ({ thinking: 'separately' }),
+        });
+        expect(sent).toEqual({ role: 'assistant', content: written });
+      }),
+    );
+    // Any other message keeps its thinking apart (a final answer, a call in JSON).
+    expect(harmonyAsWritten('why', 'It is 48.')).toBeUndefined();
+    expect(harmonyAsWritten('why', '{"name": "sub", "arguments": {}}')).toBeUndefined();
   });
 
   it('a-call-on-the-commentary-channel-after-the-analysis-is-left-for-the-call-parser', () => {
