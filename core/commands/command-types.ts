@@ -58,7 +58,8 @@ export interface CommandContext {
   allowTool(tool: Tool): Promise<void>;
   /** Takes `server/tool` off that list: its calls ask again. */
   disallowTool(key: string): Promise<void>;
-  newSession(): void;
+  /** Forgets the conversation once its last save has ended; the next answered message starts a new file. */
+  newSession(): Promise<void>;
   listSessions(): Promise<SessionListing[]>;
   /** The sessions holding every word, newest first, each with its matching line. */
   searchSessions(words: string[]): Promise<SessionListing[]>;

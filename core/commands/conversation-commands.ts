@@ -27,7 +27,7 @@ export async function deleteCommand(ctx: CommandContext, arg: string): Promise<C
       async () => {
         const current = ctx.currentSession() === chosen.file;
         await ctx.deleteSession(chosen.file);
-        if (current) ctx.newSession();
+        if (current) await ctx.newSession();
         return {
           lines: [
             `Moved ${what} to sessions/.trash/ (kept 30 days).`,

@@ -149,7 +149,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         ],
       };
     case '/new':
-      ctx.newSession();
+      await ctx.newSession();
       return { lines: ['Started a new session.'] };
     case '/set-model':
       return setModelCommand(ctx);

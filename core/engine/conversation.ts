@@ -70,6 +70,10 @@ export class Conversation {
   private results: ToolResultView[] = [];
   private file: string | undefined;
   private session: SessionFile | undefined;
+  /** The answers' saves under way: nobody waits for them but what leaves this file or hac (`settled`). */
+  private saving: Promise<void> = Promise.resolve();
+  /** Why the last background save failed, until the next turn says so. */
+  private saveFailure: string | undefined;
   /** Every step of this run's answers, thinking included, by the answer's place in the session (never saved). */
   private steps = new Map<number, TurnStep[]>();
   contextState: ContextSessionState = newContextSession();
@@ -109,6 +113,21 @@ export class Conversation {
 
   get sessionFile(): string | undefined {
     return this.file;
+  }
+
+  /**
+   * Every save of this conversation begun so far has ended: what `/new`, `/resume` and every way out of hac wait
+   * for, so nothing the user was shown is missing from the file.
+   */
+  async settled(): Promise<void> {
+    await this.saving;
+  }
+
+  /** Why a save made after the last turn failed, once (the next turn says it). */
+  takeSaveFailure(): string | undefined {
+    const failure = this.saveFailure;
+    this.saveFailure = undefined;
+    return failure;
   }
 
   /** `/new`: forget the conversation; the next answered message starts a new file. */
@@ -174,6 +193,7 @@ export class Conversation {
 
   /** `/resume`: continue a session file in place. Throws SessionReadError and changes nothing on a bad file. */
   async resume(file: string): Promise<number> {
+    await this.settled();
     const session = await this.store.load(file);
     this.messages = await Promise.all(session.messages.map((m) => this.resumedMessage(file, m)));
     this.file = file;
@@ -217,6 +237,7 @@ export class Conversation {
    */
   async saved(): Promise<{ file: string; session: SessionFile } | undefined> {
     if (!this.file) return undefined;
+    await this.settled();
     const session = await this.store.load(this.file);
     session.messages = session.messages.map((m, i) => {
       const steps = this.steps.get(i);
@@ -228,6 +249,7 @@ export class Conversation {
   /** `/rename`: the session takes a title, and its file the title's name; resolves with the new path. */
   async rename(title: string): Promise<string | undefined> {
     if (!this.file || !this.session) return undefined;
+    await this.settled();
     this.file = await this.store.rename(this.file, this.session, title);
     this.session = { ...this.session, title };
     this.logger.info(`Session renamed: ${this.file}`);
@@ -393,7 +415,16 @@ export class Conversation {
     }
     this.session = session;
     if (this.file) {
-      await this.store.save(this.file, session, [user, answer]);
+      // Neither the prompt nor the next request waits for the disk: saves run in order, the newest state once.
+      const file = this.file;
+      const saved = this.store.save(file, session, [user, answer]);
+      this.saving = Promise.all([this.saving, saved]).then(
+        () => undefined,
+        (error: unknown) => {
+          this.saveFailure = `The session file could not be written: ${error instanceof Error ? error.message : String(error)}`;
+          this.logger.error(this.saveFailure);
+        },
+      );
     } else if (turn.unanswered) {
       this.unsavedImages.push(...images);
       return undefined;

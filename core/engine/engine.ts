@@ -113,6 +113,9 @@ export class Engine {
       return;
     }
     yield { type: 'waiting' };
+    // The last answer's save runs behind the prompt: if it failed, this turn says so first.
+    const failedSave = this.deps.conversation.takeSaveFailure();
+    if (failedSave) yield { type: 'notice', level: 'warn', text: failedSave };
     this.deps.conversation.beginTurn({ user: text, images, askedAt, model: model.id });
     // The answer's text as shown so far: a cancelled or failed turn keeps it with its question.
     let shown = '';

@@ -364,7 +364,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           announce({ text: `Server "${name}" is now ${on ? 'enabled' : 'disabled'}.`, chat });
         },
         toolResults: () => conversation.toolResults,
-        newSession: () => conversation.reset(),
+        newSession: async () => {
+          await conversation.settled();
+          conversation.reset();
+        },
         listSessions: () => sessions.list(20),
         searchSessions: (words) => sessions.search(words, 20),
         currentSession: () => conversation.sessionFile,
@@ -390,7 +393,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       return chat;
     },
     close: async () => {
-      await Promise.all([mcp.close(), cleanup]);
+      // The answers' saves run behind the prompt: every one begun is on disk before hac is gone.
+      await Promise.all([mcp.close(), cleanup, sessions.flush()]);
       await fileLogger?.flush();
     },
   };

@@ -35,7 +35,7 @@ export async function changeSession(
     case 'delete': {
       const current = commands.currentSession() === file;
       await commands.deleteSession(file);
-      if (current) commands.newSession();
+      if (current) await commands.newSession();
       return `Moved ${request.name} to sessions/.trash/ (kept 30 days).${current ? ' This window starts a new session.' : ''}`;
     }
     case 'open':

@@ -34,7 +34,11 @@ export type SessionListing =
 export interface SessionStore {
   /** Creates a new session file named after its first user message; never overwrites (adds `_2`, `_3`, …). */
   create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string>;
-  /** Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before). */
+  /**
+   * Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before).
+   * Writes of one file run in order; a save still waiting behind another takes a newer one's state instead, so
+   * the newest state is written once.
+   */
   save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void>;
   /**
    * A question was sent: `file` is rewritten with it and `unanswered` (what stands for its answer until one comes),
@@ -54,6 +58,8 @@ export interface SessionStore {
   rename(file: string, session: SessionFile, title: string): Promise<string>;
   /** Moves a session (and its pictures) to `sessions/.trash/`, where it stays 30 days. */
   trash(file: string): Promise<void>;
+  /** Resolves once every write begun so far has ended. */
+  flush?(): Promise<void>;
 }
 
 /** How long a deleted session waits in `sessions/.trash/` before it is gone. */
@@ -78,6 +84,11 @@ export class FileSessionStore implements SessionStore {
   private readonly prepared = new Map<string, Promise<{ rewrite: StartedRewrite; before: number }>>();
   /** The last write of each file under way: the next one starts after it, so an older state never lands last. */
   private readonly writing = new Map<string, Promise<unknown>>();
+  /** The save of each file waiting behind the write under way: a newer save takes its place. */
+  private readonly waiting = new Map<
+    string,
+    { session: SessionFile; added?: SessionMessage[]; done: Promise<void> }
+  >();
 
   /**
    * `secrets`: values never written to a session file, e.g. a key a provider's error quoted. `calls`: how a new
@@ -110,7 +121,26 @@ export class FileSessionStore implements SessionStore {
   }
 
   save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void> {
-    return this.inOrder(file, async () => this.write(file, session, added, await this.takePrepared(file)));
+    const waiting = this.waiting.get(file);
+    if (waiting) {
+      // Not begun yet: it writes this newer state instead, and what both added (unknown if either is).
+      waiting.added = waiting.added && added && [...waiting.added, ...added];
+      waiting.session = session;
+      return waiting.done;
+    }
+    const save = { session, added, done: Promise.resolve() };
+    if (this.writing.has(file)) this.waiting.set(file, save);
+    save.done = this.inOrder(file, async () => {
+      if (this.waiting.get(file) === save) this.waiting.delete(file);
+      await this.write(file, save.session, save.added, await this.takePrepared(file));
+    });
+    return save.done;
+  }
+
+  /** Every write begun so far, of every file, has ended (how hac leaves: nothing it was told is lost). */
+  async flush(): Promise<void> {
+    while (this.writing.size)
+      await Promise.all([...this.writing.values()].map((w) => w.catch(() => undefined)));
   }
 
   prepareSave(file: string, session: SessionFile, unanswered: SessionMessage): void {
@@ -119,6 +149,8 @@ export class FileSessionStore implements SessionStore {
     const head = this.bytes.head(session);
     let begin: (rewrite: { rewrite: StartedRewrite; before: number }) => void = () => undefined;
     this.prepared.set(file, new Promise((resolve) => (begin = resolve)));
+    // A save waiting before this question may no longer take newer states: they would land before the question.
+    this.waiting.delete(file);
     const written = this.inOrder(file, async () => {
       // The question first, whole and atomic; the answer's rewrite begins once it is on disk.
       try {

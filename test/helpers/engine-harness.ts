@@ -80,6 +80,8 @@ export class EngineHarness {
         this.hac.engine.answer(event.id, reply);
       }
     }
+    // The answer's save runs behind the prompt; a test reads the file once it has ended.
+    await this.hac.conversation.settled();
     return events;
   }
 

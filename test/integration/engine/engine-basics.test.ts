@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ollamaReply, startOllamaFake, type OllamaFake } from '../../fakes/ollama-fake.js';
@@ -178,6 +178,27 @@ describe('engine: answers', () => {
     ]);
   });
 
+  it('a-save-that-fails-behind-the-prompt-is-said-at-the-next-turn-and-the-answers-go-on', async () => {
+    const { fake, h } = await openai();
+    fake.reply(
+      openaiReply.text(['First answer.']),
+      openaiReply.text(['Second answer.']),
+      openaiReply.text(['Third answer.']),
+    );
+    await h.turn('first question');
+    const file = path.join(h.home, 'sessions', sessionFiles(h)[0]!);
+    // The file's place taken by a folder: the next save cannot put the file there.
+    rmSync(file);
+    mkdirSync(path.join(file, 'blocked'), { recursive: true });
+    const second = await h.turn('second question');
+    expect(answerText(second)).toBe('Second answer.');
+    const third = await h.turn('third question');
+    expect(answerText(third)).toBe('Third answer.');
+    const notice = third.find((e) => e.type === 'notice' && e.level === 'warn');
+    expect(notice).toMatchObject({ text: expect.stringMatching(/^The session file could not be written: /) });
+    expect(third.indexOf(notice!)).toBeLessThan(third.findIndex((e) => e.type === 'text-delta'));
+  });
+
   it('a-later-turn-begins-its-save-with-the-question-and-one-with-no-answer-keeps-the-question-in-the-file', async () => {
     const { fake, h } = await openai();
     const dir = path.join(h.home, 'sessions');
@@ -195,11 +216,9 @@ describe('engine: answers', () => {
     // the rewrite that will add the answer has begun beside it.
     const controller = new AbortController();
     let streaming = false;
-    let atEnd = [''];
     const turn = h.turn('cancel me', [], {
       signal: controller.signal,
       onEvent: (e) => {
-        if (e.type === 'turn-end') atEnd = temps();
         if (e.type === 'text-delta') streaming = true;
       },
     });
@@ -214,17 +233,15 @@ describe('engine: answers', () => {
     await expect.poll(() => temps().length).toBe(1);
     controller.abort();
     await turn;
-    expect(atEnd).toEqual([]); // gone before the turn's end is told
+    expect(temps()).toEqual([]); // its save has ended: nothing left beside the file
     // The cancelled turn is in the file at once, its question and the text shown, not only after a later answer.
     expect(stored()).toEqual([
       expect.objectContaining({ content: 'cancel me' }),
       expect.objectContaining({ status: 'cancelled', content: 'partial\n\n[cancelled by the user]' }),
     ]);
-    const events = await h.turn('refused', [], {
-      onEvent: (e) => e.type === 'turn-end' && (atEnd = temps()),
-    });
+    const events = await h.turn('refused');
     expect(status(events)).toBe('failed');
-    expect(atEnd).toEqual([]);
+    expect(temps()).toEqual([]);
     expect(stored()).toEqual([
       expect.objectContaining({ content: 'refused' }),
       expect.objectContaining({ status: 'failed', content: expect.stringMatching(/^\[no answer: Auth/) }),

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rfc3339Local, type SessionFile } from '../../../../core/sessions/session-file.js';
@@ -126,5 +126,68 @@ describe('FileSessionStore', () => {
     writeFileSync(wrong, JSON.stringify({ messages: [{ role: 'wizard', content: 1 }] }));
     await expect(store.load(wrong)).rejects.toBeInstanceOf(SessionReadError);
     expect(await new FileSessionStore(path.join(dir, 'none')).list()).toEqual([]);
+  });
+});
+
+// The answers' saves run behind the prompt: in order, the newest state once when several wait, and all of them
+// on disk once `flush` resolves (what every way out of hac awaits).
+describe('saves behind the prompt', () => {
+  /** Counts the times `file` is put in place (each atomic write renames a finished copy onto it). */
+  function watchWrites(file: string) {
+    let count = 0;
+    const watcher = watch(path.dirname(file), (_event, name) => {
+      if (name === path.basename(file)) count++;
+    });
+    return {
+      async count() {
+        await new Promise((r) => setTimeout(r, 150)); // the last events are delivered
+        watcher.close();
+        return count;
+      },
+    };
+  }
+  const growing = (n: number): SessionFile => ({
+    ...sample('grow'),
+    messages: Array.from({ length: n }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      content: `message ${i} ${'x'.repeat(20_000)}`,
+      createdAt: rfc3339Local(new Date()),
+    })),
+  });
+
+  it('saves-waiting-behind-a-write-become-one-write-of-the-newest-state', async () => {
+    const store = new FileSessionStore(path.join(tempDir(), 'sessions'));
+    const file = await store.create(growing(2), new Date(), 'grow');
+    const writes = watchWrites(file);
+    const saves = [4, 6, 8, 10].map((n) => store.save(file, growing(n)));
+    await Promise.all(saves);
+    expect(JSON.parse(readFileSync(file, 'utf8')).messages).toHaveLength(10);
+    // The first was under way; the three behind it waited and were written once, as the newest.
+    expect(await writes.count()).toBe(2);
+  });
+
+  it('a-save-after-the-last-has-ended-is-a-write-of-its-own-and-order-holds', async () => {
+    const store = new FileSessionStore(path.join(tempDir(), 'sessions'));
+    const file = await store.create(growing(2), new Date(), 'grow');
+    const writes = watchWrites(file);
+    await store.save(file, growing(4));
+    await store.save(file, growing(6));
+    expect(await writes.count()).toBe(2);
+    // Never an older state last: saves begun together land in the order they were asked for.
+    for (let round = 0; round < 5; round++) {
+      void store.save(file, growing(8));
+      void store.save(file, growing(4 + round));
+    }
+    await store.flush();
+    expect(JSON.parse(readFileSync(file, 'utf8')).messages).toHaveLength(8);
+  });
+
+  it('flush-resolves-once-every-write-begun-is-on-disk', async () => {
+    const store = new FileSessionStore(path.join(tempDir(), 'sessions'));
+    const file = await store.create(growing(2), new Date(), 'grow');
+    void store.save(file, growing(12));
+    await store.flush();
+    expect(JSON.parse(readFileSync(file, 'utf8')).messages).toHaveLength(12);
+    expect(readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
