@@ -7,6 +7,8 @@ export interface HacPaths {
   config: string;
   systemPrompt: string;
   mcpServers: string;
+  /** Each MCP server's tools as last listed, offered while it starts (see known-tools.ts). */
+  mcpTools: string;
   /** Sign-ins of remote MCP servers (tokens), one 0600 file per server. */
   mcpAuth: string;
   sessions: string;
@@ -40,6 +42,7 @@ export function hacPaths(home: string = resolveHome()): HacPaths {
     config: path.join(home, 'config.json'),
     systemPrompt: path.join(home, 'system_prompt.txt'),
     mcpServers: path.join(home, 'mcp-servers.json'),
+    mcpTools: path.join(home, 'mcp-tools.json'),
     mcpAuth: path.join(home, 'mcp-auth'),
     sessions: path.join(home, 'sessions'),
     logs: path.join(home, 'logs'),

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { McpServerView } from '../commands/command-types.js';
 import type { HacPaths } from '../config/paths.js';
-import type { ToolSource } from '../tools/tool.js';
+import type { Tool, ToolSource } from '../tools/tool.js';
+import { enabledEntries, KnownTools } from '../mcp/known-tools.js';
+import type { McpToolInfo } from '../mcp/list-tools.js';
 import type { ConfigError } from '../errors/hac-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secrets.js';
@@ -86,6 +88,59 @@ export function createMcpHandle(
       return pool;
     }));
   const listeners = new Set<(event: McpPoolEvent) => void>();
+
+  // Each server's tools as last listed: while the servers start, a turn is sent with them (the call waits).
+  const known = new KnownTools(paths.mcpTools, logger);
+  let entries: Map<string, { digest: string; description: string }> | undefined;
+  /** Every enabled server has a known list for its entry as it is: a turn need not wait for them. */
+  let covered = false;
+  const readEntries = Promise.resolve().then(() => {
+    entries = enabledEntries(paths.mcpServers);
+    covered = !!entries?.size && [...entries].every(([name, { digest }]) => known.get(name, digest));
+  });
+  listeners.add(({ server }) => {
+    const listed = pool?.listedTools(server);
+    const digest = entries?.get(server)?.digest;
+    if (listed && digest) known.remember(server, digest, listed);
+  });
+  /** A known tool: offered as listed last time; its call waits for the servers and runs what they list now. */
+  const knownTool = (server: string, serverDescription: string, info: McpToolInfo): Tool => ({
+    server,
+    serverDescription,
+    name: info.name,
+    description: info.description,
+    inputSchema: info.inputSchema,
+    annotations: info.annotations,
+    async call(args, signal, context) {
+      const live = (await settled().then(() => pool?.tools()))?.find(
+        (t) => t.server === server && t.name === info.name,
+      );
+      if (!live)
+        return { text: `${server} no longer offers the tool "${info.name}": it was not run.`, isError: true };
+      if (live.description !== info.description)
+        return {
+          text: `${server}/${info.name} changed since it was offered (a new description): it was not run. The next request offers it as it is now.`,
+          isError: true,
+        };
+      return live.call(args, signal, context);
+    },
+  });
+  /** The tools of a turn: each server's live list once it has one, its known list while it starts. */
+  const tools = (): Tool[] => {
+    const live = pool?.tools() ?? [];
+    if (ready || !covered || !entries) return live;
+    const settledServers = new Set(
+      (pool?.status() ?? []).filter((s) => s.state !== 'connecting').map((s) => s.name),
+    );
+    return [...entries].flatMap(([name, { digest, description }]) =>
+      settledServers.has(name)
+        ? live.filter((t) => t.server === name)
+        : (known.get(name, digest) ?? [])
+            .filter((info) => info.visibility.includes('model'))
+            .map((info) => knownTool(name, description, info)),
+    );
+  };
+
   const start = () => {
     if (!loading && !hasEnabledServer(paths.mcpServers)) {
       ready = true;
@@ -101,9 +156,10 @@ export function createMcpHandle(
   const settled = () => start().then(() => pool?.listsSettled());
   return {
     source: {
-      isReady: () => ready,
-      ready: settled,
-      tools: () => pool?.tools() ?? [],
+      isReady: () => ready || covered,
+      // Servers whose tools are known are not waited for until a call needs them.
+      ready: () => (ready ? settled() : readEntries.then(() => (covered ? undefined : settled()))),
+      tools,
     },
     start: () => void start(),
     load: () =>
@@ -148,6 +204,7 @@ export function createMcpHandle(
     readyPool: () => settled().then(() => pool),
     close: async () => {
       if (loading) await (await loading).close();
+      await known.flush();
     },
   };
 }

@@ -241,6 +241,12 @@ export class McpPool {
     return openViewBridge(...args);
   }
 
+  /** Every tool a connected server listed, as listed (the known tools kept for the next run); else undefined. */
+  listedTools(server: string): McpToolInfo[] | undefined {
+    const connection = this.connections.find((c) => c.name === server);
+    return connection?.state === 'connected' ? connection.tools : undefined;
+  }
+
   /** A listed tool of a server, as it was listed (a view's tool, for its host context). */
   listedTool(server: string, tool: string): McpToolInfo | undefined {
     return this.connections.find((c) => c.name === server)?.tools.find((t) => t.name === tool);
