@@ -38,7 +38,7 @@ export async function viewCommand(host: ChatParts, views: ToolViews, arg: string
   const pool = await host.runtime.mcpReady();
   if (!pool) return say(`${view.server} is not configured any more.`);
   try {
-    await pool.readView(view.server, view.resourceUri);
+    await pool.views.read(view.server, view.resourceUri);
   } catch (error) {
     return say(`The view of ${view.server}/${view.tool} cannot be shown: ${(error as Error).message}.`);
   }
@@ -59,8 +59,8 @@ export async function connectView(
 ): Promise<ViewConnection> {
   const pool = await host.runtime.mcpReady();
   if (!pool) throw new Error(`${view.server} is not configured any more.`);
-  const resource = await pool.readView(view.server, view.resourceUri);
-  const listed = pool.listedTool(view.server, view.tool);
+  const resource = await pool.views.read(view.server, view.resourceUri);
+  const listed = pool.views.listedTool(view.server, view.tool);
   const allowed = new Map<string, Promise<boolean>>();
   let viewCalls = 0;
   const say = (text: string, level: 'dim' | 'info' = 'dim') => host.emit({ type: 'notice', level, text });
@@ -71,7 +71,7 @@ export async function connectView(
     // The model's rules: auto mode runs it (a destructive tool still asks where config.json says so), and a tool
     // allowed for good at the model's Y/N runs without asking.
     const config = host.runtime.config();
-    const listedTool = pool.listedTool(view.server, tool);
+    const listedTool = pool.views.listedTool(view.server, tool);
     const asTool = {
       server: view.server,
       name: tool,
@@ -103,7 +103,7 @@ export async function connectView(
     return answer;
   };
 
-  const bridge = await pool.openViewBridge(
+  const bridge = await pool.views.openBridge(
     { name: 'hac', version: '0.1.0' },
     {
       tool: {
@@ -123,7 +123,7 @@ export async function connectView(
           return { content: [{ type: 'text', text: 'The user declined this call.' }], isError: true };
         }
         try {
-          const result = await pool.callForView(view.server, tool, args, signal);
+          const result = await pool.views.call(view.server, tool, args, signal);
           say(`The view of ${name} called ${view.server}/${tool}.`);
           return result;
         } catch (error) {
@@ -132,7 +132,7 @@ export async function connectView(
           return { content: [{ type: 'text', text: message }], isError: true };
         }
       },
-      readResource: (uri, signal) => pool.readForView(view.server, uri, signal),
+      readResource: (uri, signal) => pool.views.readResource(view.server, uri, signal),
       openLink: async (url) => {
         const answer = await host.questions.askServer(view.server, {
           mode: 'url',

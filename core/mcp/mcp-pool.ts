@@ -15,8 +15,7 @@ import { promptContent, resourceContent, type FeatureContent } from './feature-c
 import type { McpPromptInfo, McpResourceInfo } from './list-features.js';
 import { McpAuthStore } from './oauth/auth-store.js';
 import { toolResultText } from './tool-result-text.js';
-import { checkViewResource, type ViewResource } from './app-views.js';
-import { openViewBridge } from './view-bridge.js';
+import { PoolViews } from './pool-views.js';
 import { settlesWithin } from './timing.js';
 
 /** How long `/mcp` and the next turn wait for a server to list what it said changed. */
@@ -80,8 +79,6 @@ export interface McpPoolEvent {
 export class McpPool {
   private connections: McpConnection[] = [];
   /** Views read this run, by server and address. */
-  private readonly viewCache = new Map<string, Promise<ViewResource>>();
-  private readonly viewReadMs = 15_000;
   private loadError: ConfigError | undefined;
   private started: Promise<void> | undefined;
   private initial: Promise<unknown> = Promise.resolve();
@@ -182,75 +179,20 @@ export class McpPool {
     return resourceContent(`${server}:${uri}`, result.contents);
   }
 
-  /**
-   * A tool's view (MCP Apps), read once per server and address for the run and checked (its type, its size);
-   * throws with one line saying why it cannot be shown. A failed read is tried again next time.
-   */
-  readView(server: string, uri: string): Promise<ViewResource> {
-    const key = JSON.stringify([server, uri]);
-    let reading = this.viewCache.get(key);
-    if (!reading) {
-      this.assertOpen(server);
-      reading = this.connection(server)
-        .request(AbortSignal.timeout(this.viewReadMs), (client) => client.readResource({ uri }))
-        .then((answer) => {
-          const view = checkViewResource(uri, answer);
-          if ('problem' in view) throw new McpPoolError('mcp-call-failed', server, view.problem);
-          return view;
-        });
-      reading.catch(() => this.viewCache.delete(key));
-      this.viewCache.set(key, reading);
-    }
-    return reading;
-  }
-
-  /**
-   * A call a view makes (MCP Apps), answered as the server sent it. Only a tool of the view's own server that is
-   * open to views (`visibility` holds "app") may be called; anything else is refused with one line.
-   */
-  async callForView(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    this.assertOpen(server);
-    const connection = this.connection(server);
-    const listed = connection.tools.find((t) => t.name === tool);
-    if (!listed?.visibility.includes('app'))
-      throw new McpPoolError(
-        'mcp-call-failed',
-        server,
-        listed
-          ? `${server}/${tool} is not open to views`
-          : `${server} has no tool "${tool}" (a view calls only its own server's tools)`,
-      );
-    return { ...(await connection.call(tool, args, signal)) };
-  }
-
-  /** A resource a view reads from its own server, answered as the server sent it. */
-  async readForView(server: string, uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
-    this.assertOpen(server);
-    return await this.connection(server).request(signal, (client) =>
-      client.readResource({ uri }, { signal }),
-    );
-  }
-
-  /** The host side of a view's bridge (see view-bridge.ts): here, so the library loads with the MCP SDK. */
-  openViewBridge(...args: Parameters<typeof openViewBridge>): ReturnType<typeof openViewBridge> {
-    return openViewBridge(...args);
-  }
-
   /** Every tool a connected server listed, as listed (the known tools kept for the next run); else undefined. */
   listedTools(server: string): McpToolInfo[] | undefined {
     const connection = this.connections.find((c) => c.name === server);
     return connection?.state === 'connected' ? connection.tools : undefined;
   }
 
-  /** A listed tool of a server, as it was listed (a view's tool, for its host context). */
-  listedTool(server: string, tool: string): McpToolInfo | undefined {
-    return this.connections.find((c) => c.name === server)?.tools.find((t) => t.name === tool);
-  }
+  /** What views (MCP Apps) ask of their servers: a view's resource, its calls and reads, its bridge. */
+  readonly views = new PoolViews(
+    (server) => {
+      this.assertOpen(server);
+      return this.connection(server);
+    },
+    (server) => this.connections.find((c) => c.name === server),
+  );
 
   /** The server's suggestions for a prompt's argument (`completion/complete`); none when it has no completions. */
   async completePrompt(

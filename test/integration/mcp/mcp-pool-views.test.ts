@@ -66,39 +66,39 @@ describe('MCP Apps views', () => {
 
   it('a-view-is-read-once-checked-and-its-csp-kept', async () => {
     const pool = await startPool({ apps: appServer }, true);
-    const first = pool.readView('apps', 'ui://weather/view.html');
-    expect(pool.readView('apps', 'ui://weather/view.html')).toBe(first);
+    const first = pool.views.read('apps', 'ui://weather/view.html');
+    expect(pool.views.read('apps', 'ui://weather/view.html')).toBe(first);
     expect(await first).toMatchObject({
       uri: 'ui://weather/view.html',
       html: expect.stringContaining('<button id="refresh">') as string,
       csp: { connectDomains: ['https://api.weather.example'] },
       prefersBorder: true,
     });
-    await expect(pool.readView('apps', 'ui://wrong/view.html')).rejects.toThrow(
+    await expect(pool.views.read('apps', 'ui://wrong/view.html')).rejects.toThrow(
       'ui://wrong/view.html is text/html, not text/html;profile=mcp-app',
     );
-    await expect(pool.readView('apps', 'ui://huge/view.html')).rejects.toThrow(
+    await expect(pool.views.read('apps', 'ui://huge/view.html')).rejects.toThrow(
       'ui://huge/view.html is 5.0 MB, over the 4 MB a view may be',
     );
-    await expect(pool.readView('apps', 'ui://nowhere/view.html')).rejects.toThrow();
+    await expect(pool.views.read('apps', 'ui://nowhere/view.html')).rejects.toThrow();
   });
 
   it('the-registrys-basic-view-server-links-get-time-to-its-view-and-serves-it', async () => {
     const pool = await startPool({ basic }, true);
     const result = await pool.call('basic', 'get-time', {}, never);
     expect(result.view?.resourceUri).toBe('ui://get-time/mcp-app.html');
-    const view = await pool.readView('basic', 'ui://get-time/mcp-app.html');
+    const view = await pool.views.read('basic', 'ui://get-time/mcp-app.html');
     expect(view.html).toMatch(/<html/i);
   });
 
   it('a-view-calls-only-its-own-servers-tools-that-are-open-to-views', async () => {
     const pool = await startPool({ apps: appServer, basic }, true);
-    const called = await pool.callForView('apps', 'refresh-weather', { place: 'Oslo' }, never);
+    const called = await pool.views.call('apps', 'refresh-weather', { place: 'Oslo' }, never);
     expect(called).toMatchObject({ content: [{ type: 'text', text: 'Oslo: cloudy, 18 °C' }] });
-    await expect(pool.callForView('apps', 'model-only', {}, never)).rejects.toThrow(
+    await expect(pool.views.call('apps', 'model-only', {}, never)).rejects.toThrow(
       'apps/model-only is not open to views',
     );
-    await expect(pool.callForView('apps', 'get-time', {}, never)).rejects.toThrow(
+    await expect(pool.views.call('apps', 'get-time', {}, never)).rejects.toThrow(
       'apps has no tool "get-time" (a view calls only its own server\'s tools)',
     );
     expect(pool.tools().map((t) => t.name)).toContain('model-only');
