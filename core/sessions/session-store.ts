@@ -36,8 +36,8 @@ export interface SessionStore {
   create(session: SessionFile, startedAt: Date, firstMessage: string): Promise<string>;
   /**
    * Rewrites an existing session file atomically; `added`: the messages this write added (the rest is as before).
-   * Writes of one file run in order; a save still waiting behind another takes a newer one's state instead, so
-   * the newest state is written once.
+   * Writes of one file run in order, each begun once the event loop has turned (the prompt is drawn first); a
+   * save not begun yet takes a newer one's state instead, so the newest state is written once.
    */
   save(file: string, session: SessionFile, added?: SessionMessage[]): Promise<void>;
   /**
@@ -84,7 +84,7 @@ export class FileSessionStore implements SessionStore {
   private readonly prepared = new Map<string, Promise<{ rewrite: StartedRewrite; before: number }>>();
   /** The last write of each file under way: the next one starts after it, so an older state never lands last. */
   private readonly writing = new Map<string, Promise<unknown>>();
-  /** The save of each file waiting behind the write under way: a newer save takes its place. */
+  /** The save of each file not begun yet: a newer save takes its place. */
   private readonly waiting = new Map<
     string,
     { session: SessionFile; added?: SessionMessage[]; done: Promise<void> }
@@ -129,8 +129,10 @@ export class FileSessionStore implements SessionStore {
       return waiting.done;
     }
     const save = { session, added, done: Promise.resolve() };
-    if (this.writing.has(file)) this.waiting.set(file, save);
+    this.waiting.set(file, save);
     save.done = this.inOrder(file, async () => {
+      // Encoding a long session takes milliseconds of the main thread: after the prompt is drawn, not before.
+      await new Promise((resolve) => setImmediate(resolve));
       if (this.waiting.get(file) === save) this.waiting.delete(file);
       await this.write(file, save.session, save.added, await this.takePrepared(file));
     });
