@@ -16,3 +16,4 @@ export type {
 export { ShownEvents } from './host/shown-events.js';
 export { WordWrap } from './transcript/word-wrap.js';
 export { PastedText, PasteFolds } from './text/pasted-text.js';
+export { inertControls } from './text/inert-text.js';

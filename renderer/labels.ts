@@ -38,6 +38,7 @@ export const LABELS = {
   copied: 'Copied',
   copyTitle: 'Copy this code',
   latest: '↓ Latest',
+  codeBlock: (language: string) => (language ? `Code, ${language}` : 'Code'),
   // A tool's view (MCP Apps) in the transcript.
   viewFullWindow: 'Full window',
   viewFullWindowTitle: 'Show this view over the whole window (Esc comes back)',

@@ -1,4 +1,5 @@
 import { PLAIN_STYLES, TranscriptRenderer, type HostEvent } from './core-types.js';
+import { answerHtml } from './answer-html.js';
 import { LABELS } from './labels.js';
 
 /** Messages kept for a screen reader: the transcript's scrollback holds about as many. */
@@ -46,18 +47,21 @@ export function createMessageLog(element: HTMLElement) {
   let thinking = '';
   /** The transcript's own words for everything but the answers, without colours. */
   const words = new TranscriptRenderer(PLAIN_STYLES);
-  const add = (label: string, text: string) => {
+  /** A message as an article: an answer as structured HTML (headings, lists, tables, code), the rest a line each. */
+  const add = (label: string, text: string, asMarkdown = false) => {
     const whole = text.trim();
     if (!whole) return;
     const rest = whole.length - MESSAGE_CHARS;
     const said = rest > 0 ? `${whole.slice(0, MESSAGE_CHARS)} … ${LABELS.moreCharacters(rest)}` : whole;
     const article = document.createElement('article');
     article.setAttribute('aria-label', label);
-    for (const line of said.split('\n')) {
-      const paragraph = document.createElement('p');
-      paragraph.textContent = line;
-      article.append(paragraph);
-    }
+    if (asMarkdown) article.innerHTML = answerHtml(said);
+    else
+      for (const line of said.split('\n')) {
+        const paragraph = document.createElement('p');
+        paragraph.textContent = line;
+        article.append(paragraph);
+      }
     element.append(article);
     while (element.childElementCount > KEPT) element.firstElementChild?.remove();
   };
@@ -65,7 +69,7 @@ export function createMessageLog(element: HTMLElement) {
     // The answer so far is a message of its own once anything else is said (a tool call after it, a cancel).
     const label = SAID[event.type];
     if (answer && (label || ENDS_ANSWER.has(event.type))) {
-      add(LABELS.answer, answer);
+      add(LABELS.answer, answer, true);
       answer = '';
     }
     if (label) return add(label, words.render(event));

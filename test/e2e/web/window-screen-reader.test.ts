@@ -36,7 +36,8 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
     await send(page, 'What is the capital of Korea?');
     await waitForTranscript(page, /Seoul\./);
     const answer = log.getByRole('article', { name: 'Answer' });
-    await expect.poll(() => answer.textContent()).toBe('The capital of **Korea** is Seoul.');
+    await expect.poll(() => answer.textContent()).toBe('The capital of Korea is Seoul.');
+    expect(await answer.locator('strong').textContent()).toBe('Korea'); // its Markdown as HTML, not read out
     expect(await log.getByRole('article', { name: 'You' }).textContent()).toBe(
       'What is the capital of Korea?',
     );
@@ -59,8 +60,7 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
     };
     const byId = new Map(nodes.map((node) => [node.nodeId, node]));
     const spoken = nodes.find(
-      (node) =>
-        node.role?.value === 'StaticText' && node.name?.value === 'The capital of **Korea** is Seoul.',
+      (node) => node.role?.value === 'StaticText' && node.name?.value === 'The capital of ',
     );
     const ancestors: string[] = [];
     for (let at = spoken; at; at = at.parentId ? byId.get(at.parentId) : undefined)
@@ -109,6 +109,47 @@ describeInChromium('the window for a screen reader', ({ browser, cleanups }) => 
       expect(Math.min(...ratios)).toBeGreaterThanOrEqual(4.5);
     },
   );
+
+  it('an-answer-is-read-as-headings-lists-a-table-with-header-cells-and-labelled-code-and-untrusted-html-is-text', async () => {
+    const { fake, page } = await openWindow(browser(), tempDir(), cleanups, { config: { markdown: true } });
+    const answer = [
+      '# Heading One',
+      '',
+      'Some **bold** words and [a link](https://example.com/docs) and [a trap](javascript:alert(1)).',
+      '',
+      '- first item',
+      '- second item',
+      '',
+      '| 이름 | Value | 説明 |',
+      '|---|---|---|',
+      '| 서울 | 10 | 首都 |',
+      '',
+      '```python',
+      'print("hi")',
+      '```',
+      '',
+      '<img src=x onerror="document.title=\'pwned\'"> \x1b[2JScreen cleared?',
+    ].join('\n');
+    fake.reply(openaiReply.text([answer]));
+    await send(page, 'show me everything');
+    await waitForTranscript(page, /Screen cleared\?/);
+    const article = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Answer' });
+    await expect.poll(() => article.count()).toBe(1);
+    expect(await article.getByRole('heading', { level: 1 }).textContent()).toBe('Heading One');
+    expect(await article.getByRole('listitem').allTextContents()).toEqual(['first item', 'second item']);
+    expect(await article.getByRole('columnheader').allTextContents()).toEqual(['이름', 'Value', '説明']);
+    expect(await article.getByRole('cell').allTextContents()).toEqual(['서울', '10', '首都']);
+    expect(await article.getByRole('group', { name: 'Code, python' }).textContent()).toBe('print("hi")');
+    expect(
+      await article.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ).toEqual(['https://example.com/docs']);
+    // Raw HTML is text, and nothing in it ran; an escape sequence is named, as on screen.
+    expect(await article.locator('img').count()).toBe(0);
+    expect(await page.title()).not.toBe('pwned');
+    const text = (await article.textContent())!;
+    expect(text).toContain('<img src=x onerror=');
+    expect(text).toContain('\\x1b[2JScreen cleared?');
+  });
 
   it('a-very-long-answer-is-given-to-the-reader-in-its-first-20000-characters-with-what-remains-said', async () => {
     const { fake, page } = await openWindow(browser(), tempDir(), cleanups, { config: { markdown: false } });
