@@ -1,5 +1,6 @@
 import type { HacBridge, SessionView } from './core-types.js';
 import { LABELS } from './labels.js';
+import { createPopupMenu } from './popup-menu.js';
 
 /** How long typing pauses before the list searches (each key would otherwise search). */
 const SEARCH_PAUSE_MS = 120;
@@ -42,6 +43,7 @@ export function createSessionList(
     const found = await bridge.sessions(search.value);
     if (ask !== asked) return; // typed on meanwhile: a newer search answers
     list.replaceChildren(...found.map(item));
+    list.setAttribute('aria-label', LABELS.sessions);
     // What an action said stays; an empty list says why it is empty.
     if (!found.length && !note.textContent)
       note.textContent = search.value.trim() ? LABELS.noMatch : LABELS.noSessions;
@@ -70,15 +72,46 @@ export function createSessionList(
     note.textContent = LABELS.downloaded(got.file);
   };
 
-  const item = (session: SessionView): HTMLLIElement => {
+  // One stop for Tab per list: the arrows move between sessions, Enter opens one, the menu key or ⋯ offers the
+  // rest, each action named with the session's title.
+  const menu = createPopupMenu('session-menu', LABELS.sessionActionsMenu);
+  dialog.append(menu.element);
+  const actions = (li: HTMLLIElement, title: HTMLElement, session: SessionView) => {
+    const name = session.title;
+    const readable = !session.unreadable;
+    return [
+      ...(readable
+        ? [
+            { label: LABELS.openSession(name), run: () => void act({ action: 'open', name: session.name }) },
+            { label: LABELS.openInNewWindow(name), run: () => void bridge.openWindow(session.name) },
+            { label: LABELS.renameSession(name), run: () => rename(li, title, session) },
+            { label: LABELS.exportMarkdown(name), run: () => void download(session.name, 'md') },
+            { label: LABELS.exportJson(name), run: () => void download(session.name, 'json') },
+          ]
+        : []),
+      // A second choice deletes: one slip never loses a conversation.
+      {
+        label: LABELS.deleteSession(name),
+        keepOpen: true,
+        run: (item: HTMLButtonElement) => {
+          if (item.dataset.sure) return void act({ action: 'delete', name: session.name });
+          item.dataset.sure = 'yes';
+          item.textContent = LABELS.deleteSure(name);
+        },
+      },
+    ];
+  };
+
+  const item = (session: SessionView, index: number): HTMLLIElement => {
     const li = document.createElement('li');
     li.dataset.name = session.name;
+    li.tabIndex = index === 0 ? 0 : -1;
     const title = document.createElement('strong');
     title.textContent = `${session.title}${session.current ? LABELS.thisWindow : ''}`;
     const about = document.createElement('small');
     about.textContent = session.unreadable
       ? LABELS.unreadable(session.unreadable)
-      : LABELS.messageCount(new Date(session.modified).toLocaleString(), session.messages);
+      : LABELS.messageCount(new Date(session.modified).toLocaleString(navigator.languages), session.messages);
     li.append(title, about);
     if (session.match) {
       const match = document.createElement('span');
@@ -86,29 +119,35 @@ export function createSessionList(
       match.textContent = session.match;
       li.append(match);
     }
-    const actions = document.createElement('span');
-    actions.className = 'session-actions';
-    const add = (label: string, run: (b: HTMLButtonElement) => void) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label;
-      b.addEventListener('click', () => run(b));
-      actions.append(b);
+    const more = document.createElement('button');
+    more.type = 'button';
+    more.tabIndex = -1; // the row is the stop; its menu key opens the same menu
+    more.className = 'session-more';
+    more.textContent = '⋯';
+    more.setAttribute('aria-label', LABELS.sessionActions(session.title));
+    more.setAttribute('aria-haspopup', 'menu');
+    more.setAttribute('aria-expanded', 'false');
+    // A search still on its way would redraw the list under the open menu: the menu wins.
+    const showMenu = () => {
+      clearTimeout(timer);
+      asked++;
+      menu.show(more, actions(li, title, session));
     };
-    if (!session.unreadable) {
-      add(LABELS.open, () => void act({ action: 'open', name: session.name }));
-      add(LABELS.newWindow, () => void bridge.openWindow(session.name));
-      add(LABELS.rename, () => rename(li, title, session));
-      add(LABELS.exportMarkdown, () => void download(session.name, 'md'));
-      add(LABELS.exportJson, () => void download(session.name, 'json'));
-    }
-    // A second click deletes: one slip of the mouse never loses a conversation.
-    add(LABELS.delete, (b) => {
-      if (b.dataset.sure) return void act({ action: 'delete', name: session.name });
-      b.dataset.sure = 'yes';
-      b.textContent = LABELS.deleteSure;
+    more.addEventListener('click', (event) => {
+      event.stopPropagation();
+      showMenu();
     });
-    li.append(actions);
+    li.append(more);
+    li.addEventListener('click', () => {
+      if (!session.unreadable && !li.dataset.renaming) void act({ action: 'open', name: session.name });
+    });
+    li.addEventListener('keydown', (event) => {
+      if (event.target !== li || event.isComposing) return;
+      if (event.key === 'Enter' && !session.unreadable) void act({ action: 'open', name: session.name });
+      else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) showMenu();
+      else return;
+      event.preventDefault();
+    });
     return li;
   };
 
@@ -148,6 +187,27 @@ export function createSessionList(
 
   const listening = new AbortController();
   const { signal } = listening;
+  // The arrows walk the sessions (from the search field too); the row walked to becomes the list's Tab stop.
+  const rows = () => [...list.querySelectorAll<HTMLLIElement>(':scope > li')];
+  const walk = (event: KeyboardEvent) => {
+    const all = rows();
+    const at = all.indexOf(document.activeElement as HTMLLIElement);
+    const to: Record<string, number | undefined> = {
+      ArrowDown: Math.min(at + 1, all.length - 1),
+      ArrowUp: at <= 0 ? undefined : at - 1,
+      Home: 0,
+      End: all.length - 1,
+    };
+    // From the search field only Down leaves it; inside a row (its rename field) the keys are the field's.
+    if (at < 0 && (event.currentTarget !== search || event.key !== 'ArrowDown')) return;
+    if (!(event.key in to) || event.isComposing) return;
+    event.preventDefault();
+    const next = to[event.key] === undefined ? search : all[to[event.key]!];
+    for (const row of all) row.tabIndex = row === next ? 0 : -1;
+    next?.focus();
+  };
+  list.addEventListener('keydown', walk, { signal });
+  search.addEventListener('keydown', walk, { signal });
   search.addEventListener('input', (event) => !event.isComposing && later(), { signal });
   search.addEventListener('compositionend', later, { signal });
   close.addEventListener('click', () => dialog.close(), { signal });

@@ -112,7 +112,14 @@ describeInChromium('the window under axe-core', ({ browser, cleanups }) => {
       await page.getByRole('button', { name: 'Sessions' }).click();
       await page.locator('#sessions li').first().waitFor();
       states.sessions = await audit(page);
-      await page.locator('#sessions li').first().getByRole('button', { name: 'Rename' }).click();
+      await page
+        .locator('#sessions li')
+        .first()
+        .getByRole('button', { name: /^Actions for / })
+        .click();
+      await page.getByRole('menuitem', { name: /^Rename / }).waitFor();
+      states.sessionMenu = await audit(page);
+      await page.getByRole('menuitem', { name: /^Rename / }).click();
       await page.getByRole('textbox', { name: 'New title' }).waitFor();
       states.rename = await audit(page);
 
@@ -125,6 +132,7 @@ describeInChromium('the window under axe-core', ({ browser, cleanups }) => {
         formErrors: [],
         toolOutput: [],
         sessions: [],
+        sessionMenu: [],
         rename: [],
       });
     },

@@ -76,6 +76,11 @@ describe.skipIf(NO_BROWSER)(
     });
 
     const items = () => page.locator('#sessions li');
+    /** A session's action, from its ⋯ menu: every action's name holds the session's title. */
+    const choose = async (row: ReturnType<typeof items>, action: string | RegExp) => {
+      await row.getByRole('button', { name: /^Actions for “/ }).click();
+      await page.getByRole('menuitem', { name: action }).click();
+    };
 
     it('ctrl-k-opens-the-list-and-korean-typed-through-the-ime-searches-as-you-type', async () => {
       await page.keyboard.press('Control+KeyK');
@@ -101,7 +106,7 @@ describe.skipIf(NO_BROWSER)(
     it('a-rename-begun-before-the-search-answers-keeps-its-field', async () => {
       // The search asks 120 ms after the last key; its answer used to redraw the list and drop the field.
       await page.locator('#sessions input[type=search]').fill('서울');
-      await items().first().getByRole('button', { name: 'Rename' }).click();
+      await choose(items().first(), /^Rename /);
       await page.waitForTimeout(600); // well past the pause and the answer
       expect(await page.getByLabel('New title').count()).toBe(1);
       await page.getByLabel('New title').press('Escape');
@@ -109,8 +114,34 @@ describe.skipIf(NO_BROWSER)(
       expect(await page.locator('#sessions').evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
     });
 
+    it('the-list-is-one-tab-stop-and-the-menu-key-offers-the-rest-each-named-with-the-title', async () => {
+      await page.locator('#sessions input[type=search]').fill('');
+      await expect.poll(() => items().count()).toBe(3);
+      await page.locator('#sessions input[type=search]').focus();
+      const stops: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        await page.keyboard.press('Tab');
+        stops.push(await page.evaluate(() => document.activeElement!.tagName));
+      }
+      // Three sessions, one stop: then the dialog's Close button.
+      expect(stops).toEqual(['LI', 'BUTTON']);
+      const title = (await items().first().locator('strong').textContent())!;
+      await items().first().focus();
+      await page.keyboard.press('Shift+F10');
+      const names = await page.getByRole('menuitem').allTextContents();
+      expect(names).toHaveLength(6);
+      expect(names.every((name) => name.includes(`“${title}”`))).toBe(true);
+      await page.keyboard.press('Escape');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+        `Actions for “${title}”`,
+      );
+      expect(await page.locator('#sessions').evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+      await page.locator('#sessions input[type=search]').fill('서울'); // as the next test expects it
+      await expect.poll(() => items().count()).toBe(1);
+    });
+
     it('rename-export-and-delete-change-the-files-on-disk', async () => {
-      await items().first().getByRole('button', { name: 'Rename' }).click();
+      await choose(items().first(), /^Rename /);
       await page.getByLabel('New title').fill('Seoul weather');
       await page.getByLabel('New title').press('Enter');
       await expect
@@ -123,7 +154,7 @@ describe.skipIf(NO_BROWSER)(
       // in hac's folder.
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        items().first().getByRole('button', { name: 'Export .md' }).click(),
+        choose(items().first(), 'Export “Seoul weather” as Markdown (.md)'),
       ]);
       expect(download.suggestedFilename()).toBe('Seoul weather.md');
       const markdown = readFileSync(await download.path(), 'utf8');
@@ -133,10 +164,9 @@ describe.skipIf(NO_BROWSER)(
         .poll(() => page.locator('.session-note').textContent())
         .toBe('Downloaded Seoul weather.md.');
       expect(existsSync(path.join(home, 'Seoul weather.md'))).toBe(false);
-      const remove = items().first().getByRole('button', { name: 'Delete' });
-      await remove.click();
-      expect(existsSync(path.join(sessions, '20261120_100000_Seoul_weat.json'))).toBe(true); // one click: not yet
-      await items().first().getByRole('button', { name: 'Click again to delete' }).click();
+      await choose(items().first(), 'Delete “Seoul weather”');
+      expect(existsSync(path.join(sessions, '20261120_100000_Seoul_weat.json'))).toBe(true); // one choice: not yet
+      await page.getByRole('menuitem', { name: 'Choose again to delete “Seoul weather”' }).click();
       await expect.poll(() => page.locator('.session-note').textContent()).toContain('Moved');
       expect(readdirSync(path.join(sessions, '.trash'))).toEqual(['20261120_100000_Seoul_weat.json']);
     });
@@ -146,10 +176,7 @@ describe.skipIf(NO_BROWSER)(
       await expect.poll(() => items().count()).toBe(2);
       const [tab] = await Promise.all([
         page.context().waitForEvent('page'),
-        page
-          .locator('#sessions li', { hasText: 'Review the query' })
-          .getByRole('button', { name: 'New window' })
-          .click(),
+        choose(page.locator('#sessions li', { hasText: 'Review the query' }), /in a new window$/),
       ]);
       await tab.waitForFunction(() => typeof window.hacIdle === 'function');
       await waitForTranscript(tab, /humble-ai> Review the query\nLooks fine\./);
@@ -159,10 +186,12 @@ describe.skipIf(NO_BROWSER)(
     it('open-continues-a-session-in-this-window', async () => {
       await page.locator('#sessions input[type=search]').fill('');
       await expect.poll(() => items().count()).toBe(2);
-      await page
-        .locator('#sessions li', { hasText: 'Deploy to staging' })
-        .getByRole('button', { name: 'Open' })
-        .click();
+      // From the keyboard: Down from the search field to the first session, Down again, Enter opens it.
+      await page.locator('#sessions input[type=search]').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Deploy to staging');
+      await page.keyboard.press('Enter');
       await expect
         .poll(() => page.locator('#sessions').evaluate((d) => (d as HTMLDialogElement).open))
         .toBe(false);
