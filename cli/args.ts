@@ -16,6 +16,8 @@ export interface CliOptions {
   resume?: string;
   /** `--verbose`: a one-shot run also says on stderr what it does, not only what went wrong. */
   verbose: boolean;
+  /** `--screen-reader`: the REPL speaks to a screen reader (labelled lines read once, no colour, no redrawing). */
+  screenReader: boolean;
   /** Pictures sent with the one-shot question (`--image`, repeatable). */
   images: string[];
 }
@@ -40,6 +42,7 @@ Options:
       --yes                 approve tool calls without asking (one-shot mode)
       --output jsonl        one-shot mode: print the engine's events as JSON lines
       --verbose             one-shot mode: also say on stderr what hac does (waiting, servers, thinking)
+      --screen-reader       for a screen reader: labelled lines read once, no colour (or HAC_SCREEN_READER=1)
   -c, --continue            continue the newest session
       --resume [n|words]    continue the newest session, or session n of /sessions, or the newest whose
                             title holds the words (--resume=words after -p)
@@ -92,6 +95,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         output: { type: 'string' },
         resume: { type: 'string' },
         verbose: { type: 'boolean' },
+        'screen-reader': { type: 'boolean' },
         image: { type: 'string', multiple: true },
       },
     });
@@ -116,6 +120,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     output,
     ...(values.resume !== undefined && { resume: values.resume.trim() || '1' }),
     verbose: values.verbose ?? false,
+    screenReader: values['screen-reader'] ?? false,
     images: values.image ?? [],
   };
 }

@@ -67,7 +67,8 @@ export async function main(argv: string[], version: string): Promise<number> {
 
   try {
     // `--resume` is `/resume 1` before the first message.
-    if (!oneShot) return await runRepl(runtime, { resume: options.resume });
+    if (!oneShot)
+      return await runRepl(runtime, { resume: options.resume, screenReader: options.screenReader });
     // No model in config.json: one the environment gives (a key, OLLAMA_HOST, a local Ollama) answers instead.
     await runtime.modelFromEnvironment();
     const config = runtime.config();

@@ -2,6 +2,8 @@ import { clearLine, cursorTo, Interface as LegacyInterface } from 'node:readline
 import readline from 'node:readline/promises';
 import {
   ANSI_STYLES,
+  PLAIN_STYLES,
+  SCREEN_READER_PROMPT,
   loadHighlighter,
   loadHistory,
   loadViewPages,
@@ -30,6 +32,8 @@ const NO_BROWSER = 'No browser could be opened here: open the link above yoursel
 export interface ReplOptions {
   /** `hac --resume [n|words]`, `hac -c`: continue a session (`/resume …`) before the first prompt. */
   resume?: string;
+  /** `--screen-reader` (also HAC_SCREEN_READER=1 or `"screenReader": true`). */
+  screenReader?: boolean;
 }
 
 /**
@@ -41,8 +45,11 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   const controller = new ChatController(runtime, { showResumed: true });
   const historyFile = runtime.paths.history;
   const out = process.stdout;
-  const styles = stylesFor(out.isTTY === true, process.env);
-  const transcript = new TranscriptRenderer(styles);
+  // For a screen reader: plain labelled lines, read once; nothing coloured, wrapped by hac or drawn over.
+  const screenReader =
+    options.screenReader === true || process.env.HAC_SCREEN_READER === '1' || runtime.config().screenReader;
+  const styles = screenReader ? PLAIN_STYLES : stylesFor(out.isTTY === true, process.env);
+  const transcript = new TranscriptRenderer(styles, screenReader);
   // Answers as styled Markdown on a colour terminal; what it needs besides loads once the prompt is up.
   const markdown = styles === ANSI_STYLES && runtime.config().markdown;
   const columns = () => out.columns; // a table wider than the terminal is shown as written
@@ -83,7 +90,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     input,
     output: maskingOutput(out, () => (secret && question ? rl.line : undefined)),
     terminal,
-    prompt: PROMPT,
+    prompt: screenReader ? SCREEN_READER_PROMPT : PROMPT,
     // readline keeps one entry per line: a multi-line entry shows its breaks as ␤.
     history: (await loadHistory(historyFile)).map(asInputLine),
     historySize: HISTORY_SIZE,
@@ -208,7 +215,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
   // anywhere); hac's own lines, whole, break at spaces too, a path or a command longer than a line kept whole on
   // one of its own. The answer's wrap starts again after them (and after each line the user sent, which readline
   // printed).
-  const wordWrap = () => (terminal ? new WordWrap(() => out.columns || 80) : undefined);
+  const wordWrap = () => (terminal && !screenReader ? new WordWrap(() => out.columns || 80) : undefined);
   let wrap = wordWrap();
   const wrapped = (text: string, prose: boolean) => {
     if (!wrap) return text;
@@ -221,7 +228,7 @@ export async function runRepl(runtime: Runtime, options: ReplOptions = {}): Prom
     if (!controller.idle) return void out.write(wrapped(text, false));
     clearLine(out, 0);
     cursorTo(out, 0);
-    out.write(terminal ? wrapOwnLines(text, out.columns || 80) : text);
+    out.write(wrap ? wrapOwnLines(text, out.columns || 80) : text);
     rl.prompt(true);
   };
   // `/view <n>`: the view in a page of its own in the browser, bridged to this conversation.

@@ -19,10 +19,10 @@ export {
   type InputHistory,
 } from './host/input-history.js';
 export type { HostEvent } from './types/host-event.js';
-export { TranscriptRenderer, PROMPT } from './transcript/transcript.js';
+export { TranscriptRenderer, PROMPT, SCREEN_READER_PROMPT } from './transcript/transcript.js';
 export { WordWrap } from './transcript/word-wrap.js';
 export { wrapOwnLines } from './transcript/own-lines.js';
-export { stylesFor, ANSI_STYLES } from './transcript/styles.js';
+export { stylesFor, ANSI_STYLES, PLAIN_STYLES } from './transcript/styles.js';
 export { loadHighlighter } from './transcript/highlight.js';
 export { HacError } from './errors/hac-error.js';
 export { cellWidth } from './text/cell-width.js';

@@ -59,6 +59,7 @@ export const configFileSchema = z
     summaryModel: z.optional(z.string()),
     askUserTool: z._default(z.boolean(), true),
     markdown: z._default(z.boolean(), true),
+    screenReader: z._default(z.boolean(), false),
     memory: z._default(z.boolean(), true),
     memoryShare: z._default(z.number().check(z.gt(0), z.lte(1)), 0.2),
     toolShare: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5),

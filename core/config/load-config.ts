@@ -45,6 +45,8 @@ export interface HacConfig {
   toolCallMode: ToolCallMode;
   /** Answers shown as styled Markdown in the terminal and the window. */
   markdown: boolean;
+  /** The terminal speaks to a screen reader: labelled lines read once, no colour, no redrawing. */
+  screenReader: boolean;
   models: ModelConfig[];
   activeModel: ModelConfig | undefined;
   contextMaxChars: number;
@@ -137,6 +139,7 @@ function resolveConfig(
     logLevel: raw.logLevel,
     toolCallMode: raw.toolCallMode,
     markdown: raw.markdown,
+    screenReader: raw.screenReader,
     models,
     activeModel,
     contextMaxChars: raw.contextMaxChars,

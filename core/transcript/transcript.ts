@@ -14,6 +14,19 @@ export const THINKING_END = '<<< End Thinking >>>';
 export const CONFIRM_QUESTION = 'Call now? (Y/N): ';
 
 const SGR_CODES = /\x1b\[[0-9;]*m/g;
+
+/** The prompt for a screen reader: what the user types is labelled as their message. */
+export const SCREEN_READER_PROMPT = 'You: ';
+
+/** What a screen reader hears before each kind of message (`--screen-reader`). */
+export const SCREEN_READER = {
+  you: 'You:',
+  answer: 'Answer:',
+  thinking: 'Thinking:',
+  endThinking: 'End of thinking.',
+  toolCall: 'Tool call:',
+  question: 'Question:',
+} as const;
 /** Back to the line's start and clear it: how a progress line is redrawn or given up. */
 const ERASE_LINE = '\r\x1b[2K';
 
@@ -32,8 +45,18 @@ export class TranscriptRenderer {
   private answerShown = false;
   private md: MarkdownStream | undefined;
   private highlight: Highlighter | undefined;
+  /** In linear mode: the 25% step of each call's progress said last (a line each, never redrawn). */
+  private readonly progressSaid = new Map<string, number>();
 
-  constructor(private readonly styles: Styles) {}
+  /**
+   * `linear`: for a screen reader (`--screen-reader`): labelled text read once, in order (`Answer:`,
+   * `Thinking:` … `End of thinking.`, `Tool call:`, `Question:`), progress as separate lines at 25% steps, and no
+   * carriage return or erase that would make a reader say a line again.
+   */
+  constructor(
+    private readonly styles: Styles,
+    private readonly linear = false,
+  ) {}
 
   /** Answers shown as styled Markdown, or as written when undefined (the default). */
   set markdown(options: MarkdownOptions | undefined) {
@@ -64,6 +87,7 @@ export class TranscriptRenderer {
    * place, so the transcript keeps no trace of it.
    */
   private renderEvent(event: HostEvent): string {
+    if (event.type === 'tool-progress' && this.linear) return this.progressStep(event);
     if (event.type === 'tool-progress') {
       const start = this.live ? ERASE_LINE : this.atLineStart ? '' : '\n';
       this.live = true;
@@ -78,6 +102,10 @@ export class TranscriptRenderer {
   }
 
   private renderOne(event: Exclude<HostEvent, { type: 'tool-progress' }>): string {
+    if (this.linear) {
+      const said = this.linearOne(event);
+      if (said !== undefined) return said;
+    }
     switch (event.type) {
       case 'waiting':
         return this.line(this.styles.dim(WAITING_LINE));
@@ -153,6 +181,52 @@ export class TranscriptRenderer {
     }
   }
 
+  /** The events a screen reader is told differently: each labelled, once. Undefined: as on any terminal. */
+  private linearOne(event: Exclude<HostEvent, { type: 'tool-progress' }>): string | undefined {
+    switch (event.type) {
+      case 'thinking-start':
+        this.inThinking = true;
+        return this.line(SCREEN_READER.thinking);
+      case 'thinking-end':
+        this.inThinking = false;
+        return this.line(SCREEN_READER.endThinking);
+      case 'text-delta':
+        if (!event.text || this.answerShown) return undefined;
+        this.answerShown = true;
+        return this.line(SCREEN_READER.answer) + this.stream(event.text, event.text);
+      case 'tool-call':
+        this.answerShown = false;
+        return this.line(`${SCREEN_READER.toolCall}\n${toolCallSummary(event)}`);
+      case 'prompt':
+      case 'question':
+        this.answerShown = false;
+        return this.line(SCREEN_READER.question) + this.renderOneAsUsual(event);
+      case 'input':
+        this.answerShown = false;
+        return event.reply
+          ? this.newline(foldedText(event.text))
+          : this.line(`${SCREEN_READER.you} ${foldedText(event.text)}`);
+      default:
+        return undefined;
+    }
+  }
+
+  private renderOneAsUsual(event: Extract<HostEvent, { type: 'prompt' | 'question' }>): string {
+    return event.type === 'prompt'
+      ? this.prompt(event.text)
+      : this.line(questionText(event.question, event.options));
+  }
+
+  /** A call's progress for a screen reader: a line at each 25% step it passes (or each report without a total). */
+  private progressStep(event: Extract<HostEvent, { type: 'tool-progress' }>): string {
+    const key = `${event.server}/${event.tool}`;
+    const known = event.total !== undefined && event.total > 0;
+    const step = known ? Math.floor((4 * Math.min(event.progress, event.total!)) / event.total!) : -1;
+    if (known && (this.progressSaid.get(key) ?? -1) >= step) return '';
+    this.progressSaid.set(key, step);
+    return this.line(progressLine(event).replace(/▕[█░]*▏ /, ''));
+  }
+
   /** Without colour, a line between an answer and what hac asks after it, so the answer cannot pass for hac. */
   private endAnswer(): string {
     if (!this.answerShown || !this.styles.answerEnd) return '';
@@ -172,7 +246,9 @@ export class TranscriptRenderer {
 
   /** A host that prints a question's text itself (readline) gets the line break that must come before it. */
   openPromptLine(): string {
-    return this.endAnswer() + this.prompt('');
+    if (!this.linear) return this.endAnswer() + this.prompt('');
+    this.answerShown = false;
+    return this.line(SCREEN_READER.question) + this.prompt('');
   }
 
   private stream(styled: string, raw: string): string {
