@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from '../logging/logger.js';
 import type { DiscoveredModel } from './discovered-model.js';
 import { defaultBaseUrl } from './load-config.js';
@@ -59,4 +60,20 @@ export async function environmentModels(env: NodeJS.ProcessEnv, logger: Logger):
     ollama(),
   ]);
   return found.flat();
+}
+
+/**
+ * What a first run can be set up with, when there is no config.json yet: what the environment reaches (keys,
+ * written into config.json as `${VAR}`, never the key itself, with the models their server says it has; an Ollama
+ * server's models). Empty when config.json exists or nothing is within reach. Each with the line that offers it.
+ */
+export function firstRunChoices(
+  configFile: string,
+  found: EnvironmentModel[],
+): { model: DiscoveredModel; label: string }[] {
+  if (existsSync(configFile)) return [];
+  return found.map(({ model, source }) => ({
+    model,
+    label: `${model.provider}: ${model.name} (${source})`,
+  }));
 }

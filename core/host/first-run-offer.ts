@@ -1,25 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { EnvironmentModel } from '../config/environment-models.js';
 import { addModelHint } from '../config/add-model-hint.js';
 import { NO_ACTIVE_MODEL } from '../engine/engine.js';
 import type { DiscoveredModel } from '../config/discovered-model.js';
 import type { ChatParts } from './message-commands.js';
-
-/**
- * What a first run can be set up with, when there is no config.json yet: what the environment reaches (keys,
- * written into config.json as `${VAR}`, never the key itself, with the models their server says it has; an Ollama
- * server's models). Empty when config.json exists or nothing is within reach. Each with the line that offers it.
- */
-export function firstRunChoices(
-  configFile: string,
-  found: EnvironmentModel[],
-): { model: DiscoveredModel; label: string }[] {
-  if (existsSync(configFile)) return [];
-  return found.map(({ model, source }) => ({
-    model,
-    label: `${model.provider}: ${model.name} (${source})`,
-  }));
-}
 
 /** The first run's question, when a provider is within reach and there is no config.json. */
 const SET_UP_QUESTION = 'Write config.json for which? (a number, 0 for not now): ';

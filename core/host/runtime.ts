@@ -29,9 +29,9 @@ import { FileSessionStore } from '../sessions/session-store.js';
 import { sweepTempFiles } from './temp-file-sweep.js';
 import { exportSession, sessionDownload } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
-import { firstRunChoices } from './first-run-offer.js';
+
 import type { DiscoveredModel } from '../config/discovered-model.js';
-import { environmentModels, type EnvironmentModel } from '../config/environment-models.js';
+import { environmentModels, firstRunChoices, type EnvironmentModel } from '../config/environment-models.js';
 import { fitTools, fittedToolsNotice } from '../tools/tool-limit.js';
 import { toolBounds, toolShareCounter } from '../engine/turn-setup.js';
 
