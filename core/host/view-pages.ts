@@ -95,6 +95,11 @@ export class ViewPages {
           } catch {
             return; // not JSON: nothing a bridge reads
           }
+          if ((message as { hacView?: unknown } | null)?.hacView === 'navigated') {
+            watch.end();
+            void ready.then((view) => view.stop('it navigated away from its page'));
+            return void ws.close();
+          }
           if (watch.allows(message)) void ready.then((view) => view.receive(message));
         });
         ws.on('close', () => {
@@ -262,7 +267,21 @@ window.addEventListener('message', (event) => {
   else if (socket.readyState === WebSocket.CONNECTING) held.push(JSON.stringify(message));
 });
 const held = [];
-socket.onopen = () => { for (const data of held.splice(0)) socket.send(data); };`;
+socket.onopen = () => { for (const data of held.splice(0)) socket.send(data); };
+// A view that loads anything after it has started navigated its own frame (away from its page and its CSP): it is
+// taken away, and hac told.
+let started = false;
+window.addEventListener('message', (event) => {
+  // Said after hac answered its ui/initialize, so after its own first load, never before it.
+  if (event.source === frame.contentWindow && event.data && event.data.method === 'ui/notifications/initialized')
+    started = true;
+});
+frame.addEventListener('load', () => {
+  if (!started) return;
+  frame.remove();
+  const said = JSON.stringify({ hacView: 'navigated' });
+  if (socket.readyState === WebSocket.OPEN) socket.send(said); else held.push(said);
+});`;
   const style = embedded
     ? 'html,body{margin:0;height:100%;overflow:hidden;font:14px system-ui,sans-serif;background:transparent;color:inherit}iframe{display:block;width:100%;height:100%;border:0}#status:empty{display:none}#status{position:absolute;bottom:0;margin:0;padding:4px 8px;background:#333;color:#eee}'
     : 'body{margin:0;font:14px system-ui,sans-serif;background:#1e1e1e;color:#ddd}header{padding:8px 12px}iframe{display:block;width:100%;height:400px;border:0;background:#fff}#status{padding:8px 12px;color:#aaa}';

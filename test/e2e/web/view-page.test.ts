@@ -276,6 +276,32 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await hac.waitFor('Still here.', { from: silent.from });
   });
 
+  it('a-view-that-navigates-its-own-frame-away-is-taken-away-with-one-line', async () => {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
+    const hac = new HacPty(home, [], { BROWSER: '/bin/true' });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'apps__wander-view', arguments: {} }]),
+      openaiReply.text(['A view.']),
+    );
+    hac.write('show me\r');
+    await hac.waitFor('A view.');
+    const from = plain(hac.output).length;
+    hac.write('/view 1\r');
+    const at = await hac.waitFor(/View: apps\/wander-view: http\S+/, { from });
+    const page = await browser().newPage();
+    cleanups.push(() => page.close());
+    await page.goto(/http\S+/.exec(plain(hac.output).slice(at))![0]);
+    await hac.waitFor('The view of apps/wander-view was stopped: it navigated away from its page.', { from });
+    await expect.poll(() => page.locator('iframe').count()).toBe(0);
+    await expect.poll(() => page.locator('#status').innerText()).toBe('hac has closed this view.');
+  });
+
   it('what-a-view-tells-the-model-goes-with-the-next-message-once', async () => {
     const fake = await startOpenAIFake();
     cleanups.push(() => fake.close());
