@@ -2,6 +2,7 @@ import type { HostEvent } from '../types/host-event.js';
 import { imageLine } from '../images/image-limits.js';
 import { approvalText, inertLine, inertValue } from '../text/inert-text.js';
 import { foldedText } from '../text/pasted-text.js';
+import { LinearAnswer } from './linear-answer.js';
 import { progressLine } from './progress-line.js';
 import type { EngineEvent } from '../types/engine-event.js';
 import { MarkdownStream, type Highlighter, type MarkdownOptions } from './markdown-stream.js';
@@ -45,6 +46,8 @@ export class TranscriptRenderer {
   private answerShown = false;
   private md: MarkdownStream | undefined;
   private highlight: Highlighter | undefined;
+  /** In linear mode: the answer read in order (tables as `Header: value` lines, code between labels). */
+  private readonly linearText = new LinearAnswer();
   /** In linear mode: the 25% step of each call's progress said last (a line each, never redrawn). */
   private readonly progressSaid = new Map<string, number>();
 
@@ -75,6 +78,12 @@ export class TranscriptRenderer {
    */
   render(given: HostEvent): string {
     const event = given.type === 'tool-call' ? given : inertValue(given); // the summary does its own
+    if (this.linear) {
+      // The answer's held line (a table's header, a line not ended yet) is said before anything else.
+      const held = event.type === 'text-delta' || event.type === 'status' ? '' : this.linearText.finish();
+      if (held) this.atLineStart = true;
+      return held + this.renderEvent(event);
+    }
     if (event.type === 'text-delta' || !this.md) return this.renderEvent(event);
     // Whatever Markdown holds back goes out before anything else is printed; the end of a turn closes it all.
     const held = event.type === 'turn-end' ? this.md.finish() : this.md.flush();
@@ -190,10 +199,12 @@ export class TranscriptRenderer {
       case 'thinking-end':
         this.inThinking = false;
         return this.line(SCREEN_READER.endThinking);
-      case 'text-delta':
-        if (!event.text || this.answerShown) return undefined;
-        this.answerShown = true;
-        return this.line(SCREEN_READER.answer) + this.stream(event.text, event.text);
+      case 'text-delta': {
+        const label = !event.text || this.answerShown ? '' : this.line(SCREEN_READER.answer);
+        if (event.text) this.answerShown = true;
+        const said = this.linearText.push(event.text);
+        return label + this.stream(said, said);
+      }
       case 'tool-call':
         this.answerShown = false;
         return this.line(`${SCREEN_READER.toolCall}\n${toolCallSummary(event)}`);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PLAIN_STYLES } from '../../../../core/transcript/styles.js';
 import { TranscriptRenderer } from '../../../../core/transcript/transcript.js';
@@ -82,5 +83,54 @@ describe('the transcript for a screen reader', () => {
       { type: 'prompt', kind: 'confirm', text: 'Call now? (Y/N): ' },
     ]);
     expect(said).toBe('Answer:\nShall I?\nQuestion:\nCall now? (Y/N): ');
+  });
+});
+
+describe('an answer read in order', () => {
+  const answer = [
+    'Two cities:',
+    '',
+    '| 도시 | Weather | 気温 |',
+    '|:---|---|---:|',
+    '| 서울 | sunny | 21 |',
+    '| 東京 | rain \\| wind | 18 |',
+    '',
+    '```python',
+    'print("a | b")',
+    '```',
+    'Done | or not.',
+  ].join('\n');
+  const said = [
+    'Answer:',
+    'Two cities:',
+    '',
+    '도시: 서울',
+    'Weather: sunny',
+    '気温: 21',
+    '',
+    '도시: 東京',
+    'Weather: rain | wind',
+    '気温: 18',
+    '',
+    '',
+    'Code (python):',
+    'print("a | b")',
+    'End of code.',
+    'Done | or not.',
+    '',
+  ].join('\n');
+
+  it('says-a-table-as-header-value-lines-and-code-between-labels-in-every-chunking', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 8 }), (positions) => {
+        const cuts = [...new Set(positions.map((p) => p % (answer.length + 1)))].sort((a, b) => a - b);
+        const pieces = [0, ...cuts, answer.length]
+          .slice(1)
+          .map((end, i, all) => answer.slice(i ? all[i - 1] : 0, end));
+        const transcript = new TranscriptRenderer(PLAIN_STYLES, true);
+        const out = [...pieces, ''].map((text) => transcript.render({ type: 'text-delta', text })).join('');
+        expect(out + transcript.render({ type: 'turn-end', status: 'answered' })).toBe(said);
+      }),
+    );
   });
 });
