@@ -150,6 +150,12 @@ export class InlineViews {
   }
 
   private setFull(shown: Shown | undefined): void {
+    if (this.full === shown) return;
+    // Each view is told how it is shown now (its page passes it on to hac, which tells the view).
+    const tell = (view: Shown | undefined, mode: 'inline' | 'fullscreen') =>
+      view?.origin && view.frame.contentWindow?.postMessage({ hacView: 'displayed', mode }, view.origin);
+    tell(this.full, 'inline');
+    tell(shown, 'fullscreen');
     this.full?.box.classList.remove('full-window');
     this.full = shown;
     shown?.box.classList.add('full-window');
@@ -168,6 +174,10 @@ export class InlineViews {
     if (message?.hacView === 'size' && typeof message.height === 'number') {
       shown.wanted = message.height;
       this.position();
+    } else if (message?.hacView === 'display') {
+      // The view asked to fill the window, or to come back into the transcript.
+      const { mode } = message as { mode?: unknown };
+      this.setFull(mode === 'fullscreen' ? shown : this.full === shown ? undefined : this.full);
     } else if (message?.hacView === 'escape') {
       if (this.full) this.setFull(undefined);
       else this.onEscape();

@@ -169,7 +169,7 @@ export class BridgeSession {
     theme: 'light' | 'dark',
   ): Promise<{ url: string } | { error: string }> {
     try {
-      const appearance = { theme, locale: Intl.DateTimeFormat().resolvedOptions().locale };
+      const appearance = { theme, locale: Intl.DateTimeFormat().resolvedOptions().locale, fullWindow: true };
       const { ViewPages } = await import('./view-pages.js');
       const open = () => controller.connectView(number, appearance);
       return { url: (await (this.views ??= new ViewPages()).show(open, this.options.pageOrigins)).url };

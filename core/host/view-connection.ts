@@ -1,5 +1,5 @@
 import { isAllowed, needsConfirmation } from '../tools/approval.js';
-import type { ViewPolicy } from '../mcp/index.js';
+import type { DisplayMode, ViewPolicy } from '../mcp/index.js';
 import type { ToolCallView } from '../types/engine-event.js';
 import type { ChatParts } from './message-commands.js';
 import type { ToolViews } from './tool-views.js';
@@ -8,6 +8,8 @@ import type { ToolViews } from './tool-views.js';
 export interface ViewAppearance {
   theme: 'light' | 'dark';
   locale: string;
+  /** The front end can lay the view over the whole window, when the view asks or the user does. */
+  fullWindow?: boolean;
 }
 
 /**
@@ -21,6 +23,10 @@ export interface ViewConnection {
   policy: ViewPolicy;
   receive(message: unknown): void;
   onSend(listener: (message: unknown) => void): void;
+  /** The view asked to be shown another way (and may be): the front end shows it so. */
+  onDisplayMode(listener: (mode: DisplayMode) => void): void;
+  /** The user changed how the view is shown: the view is told. */
+  shown(mode: DisplayMode): void;
   /** The front end stopped the view (it never started, or it misbehaved): says why in one line, and closes. */
   stop(reason: string): Promise<void>;
   close(): Promise<void>;
@@ -66,6 +72,7 @@ export async function connectView(
   const say = (text: string, level: 'dim' | 'info' = 'dim') => host.emit({ type: 'notice', level, text });
   const name = `${view.server}/${view.tool}`;
   let listener: (message: unknown) => void = () => {};
+  let displayed: (mode: DisplayMode) => void = () => {};
 
   const approve = (tool: string, args: Record<string, unknown>): Promise<boolean> => {
     // The model's rules: auto mode runs it (a destructive tool still asks where config.json says so), and a tool
@@ -147,6 +154,7 @@ export async function connectView(
         say(`The view of ${name} added to what the model is told next: ${text.slice(0, 80)}`);
       },
       log: (level, text) => host.runtime.logger.info(`View of ${name} (${level}): ${text}`),
+      displayMode: (mode) => displayed(mode),
     },
   );
   return {
@@ -155,6 +163,8 @@ export async function connectView(
     policy: { csp: resource.csp, permissions: resource.permissions, prefersBorder: resource.prefersBorder },
     receive: (message) => bridge.receive(message),
     onSend: (next) => (listener = next),
+    onDisplayMode: (next) => (displayed = next),
+    shown: (mode) => bridge.shown(mode),
     stop: (reason) => {
       say(`The view of ${name} was stopped: ${reason}.`, 'info');
       return bridge.close();

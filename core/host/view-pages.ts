@@ -81,7 +81,11 @@ export class ViewPages {
         const ready = page.used ? page.open().then((view) => (page.view = view)) : Promise.resolve(page.view);
         page.used = true;
         ready.then(
-          (view) => view.onSend((message) => ws.send(JSON.stringify(message))),
+          (view) => {
+            view.onSend((message) => ws.send(JSON.stringify(message)));
+            // The view asked to fill the window: the page tells the window around it.
+            view.onDisplayMode((mode) => ws.send(JSON.stringify({ hacView: 'display', mode })));
+          },
           () => ws.close(),
         );
         const watch = new ViewWatch((reason) => {
@@ -95,7 +99,10 @@ export class ViewPages {
           } catch {
             return; // not JSON: nothing a bridge reads
           }
-          if ((message as { hacView?: unknown } | null)?.hacView === 'navigated') {
+          const { hacView, mode } = (message ?? {}) as { hacView?: unknown; mode?: unknown };
+          if (hacView === 'displayed' && (mode === 'inline' || mode === 'fullscreen'))
+            return void ready.then((view) => view.shown(mode));
+          if (hacView === 'navigated') {
             watch.end();
             void ready.then((view) => view.stop('it navigated away from its page'));
             return void ws.close();
@@ -253,7 +260,19 @@ const tellWindow = (message) => { for (const origin of embedders) window.parent.
 addEventListener('keydown', (event) => { if (event.key === 'Escape') tellWindow({ hacView: 'escape' }); });
 const socket = new WebSocket(location.origin.replace('http', 'ws') + ${JSON.stringify(path)} + location.search);
 const status = document.getElementById('status');
-socket.onmessage = (event) => frame.contentWindow.postMessage(JSON.parse(event.data), viewOrigin);
+socket.onmessage = (event) => {
+  const message = JSON.parse(event.data);
+  // hac's word for the window around (the view asked to fill it), not the view's.
+  if (message && message.hacView === 'display') return tellWindow(message);
+  frame.contentWindow?.postMessage(message, viewOrigin);
+};
+// The window around says how it shows the view now (the user's Full window or Escape): hac tells the view.
+window.addEventListener('message', (event) => {
+  if (event.source !== window.parent || !embedders.includes(event.origin)) return;
+  const { hacView, mode } = event.data || {};
+  if (hacView === 'displayed' && socket.readyState === WebSocket.OPEN)
+    socket.send(JSON.stringify({ hacView, mode }));
+});
 socket.onclose = () => { status.textContent = 'hac has closed this view.'; };
 window.addEventListener('message', (event) => {
   if (event.source !== frame.contentWindow || event.origin !== viewOrigin) return;

@@ -21,7 +21,13 @@ export {
 export { McpPoolError, type McpErrorCode } from './mcp-errors.js';
 export { McpTool } from './mcp-tool.js';
 export type { ViewResource, ViewPolicy } from './app-views.js';
-export { openViewBridge, type ViewBridge, type ViewHooks, type ViewStart } from './view-bridge.js';
+export {
+  openViewBridge,
+  type DisplayMode,
+  type ViewBridge,
+  type ViewHooks,
+  type ViewStart,
+} from './view-bridge.js';
 export type { McpToolInfo } from './list-tools.js';
 export { toolResultText, type McpCallResult } from './tool-result-text.js';
 // Builds the SDK's wire schemas now rather than at the first connection: a host does it before it waits for input.

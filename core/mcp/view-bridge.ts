@@ -21,7 +21,12 @@ export interface ViewHooks {
   log(level: string, text: string): void;
   /** The view said how tall it wants to be, in CSS pixels. */
   resized?(height: number): void;
+  /** The view asked to be shown another way, and may be: the front end shows it so. */
+  displayMode?(mode: DisplayMode): void;
 }
+
+/** How a view is drawn: in its place, or over the whole window. */
+export type DisplayMode = 'inline' | 'fullscreen';
 
 /** What the view is shown with: the call it belongs to, and where and how it is drawn. */
 export interface ViewStart {
@@ -30,11 +35,15 @@ export interface ViewStart {
   result: Record<string, unknown>;
   theme: 'light' | 'dark';
   locale: string;
+  /** The front end can lay the view over the whole window (a window's transcript can, a page of its own cannot). */
+  fullWindow?: boolean;
 }
 
 /** One view's side of the bridge: what the front end hands in from the frame, and the end of the view. */
 export interface ViewBridge {
   receive(message: unknown): void;
+  /** The user changed how the view is shown (Full window, Escape): the view is told. */
+  shown(mode: DisplayMode): void;
   close(): Promise<void>;
 }
 
@@ -97,6 +106,15 @@ export async function openViewBridge(
   hooks: ViewHooks,
 ): Promise<ViewBridge> {
   const transport = new RelayTransport((message) => hooks.send(message));
+  const modes: DisplayMode[] = start.fullWindow ? ['inline', 'fullscreen'] : ['inline'];
+  let mode: DisplayMode = 'inline';
+  const context = (displayMode: DisplayMode) => ({
+    theme: start.theme,
+    displayMode,
+    availableDisplayModes: modes,
+    locale: start.locale,
+    toolInfo: { tool: start.tool as never },
+  });
   const bridge = new AppBridge(
     null,
     hostInfo,
@@ -108,15 +126,7 @@ export async function openViewBridge(
       message: { text: {} },
       updateModelContext: { text: {} },
     },
-    {
-      hostContext: {
-        theme: start.theme,
-        displayMode: 'inline',
-        availableDisplayModes: ['inline'],
-        locale: start.locale,
-        toolInfo: { tool: start.tool as never },
-      },
-    },
+    { hostContext: context('inline') },
   );
   bridge.oninitialized = () => {
     void bridge
@@ -145,9 +155,21 @@ export async function openViewBridge(
   bridge.onsizechange = ({ height }) => {
     if (typeof height === 'number') hooks.resized?.(height);
   };
+  const show = (next: DisplayMode) => {
+    mode = next;
+    bridge.setHostContext(context(next));
+  };
+  bridge.onrequestdisplaymode = ({ mode: asked }) => {
+    if (modes.includes(asked as DisplayMode) && asked !== mode) {
+      show(asked as DisplayMode);
+      hooks.displayMode?.(mode);
+    }
+    return Promise.resolve({ mode });
+  };
   await bridge.connect(transport);
   return {
     receive: (message) => transport.deliver(message),
+    shown: (next) => next !== mode && show(next),
     close: async () => {
       // A page already gone never answers: a second is all it gets.
       await bridge.teardownResource({}, { timeout: 1000 }).catch(() => undefined);

@@ -227,6 +227,29 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     expect(await view.locator('#server-time').innerText()).toBe(shownTime);
   });
 
+  it('in-the-window-a-view-may-ask-to-fill-it-and-is-told-when-escape-brings-it-back', async () => {
+    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    const { fake, page } = await openWindow(browser(), tempDir(), cleanups, {
+      servers: { apps },
+      config: { toolCallMode: 'auto' },
+    });
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'apps__fullscreen-view', arguments: {} }]),
+      openaiReply.text(['A big view.']),
+    );
+    await send(page, 'show it big');
+    await waitForTranscript(page, /A big view\./);
+    const box = page.locator('section.inline-view');
+    const view = page.frameLocator('iframe[title="View: apps/fullscreen-view"]').frameLocator('iframe');
+    await expect.poll(() => view.locator('#state').innerText()).toBe('granted: fullscreen');
+    await expect.poll(async () => (await box.boundingBox())!.height).toBe(page.viewportSize()!.height);
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(async () => (await box.boundingBox())!.height)
+      .toBeLessThan(page.viewportSize()!.height);
+    await expect.poll(() => view.locator('#state').innerText()).toBe('now: inline');
+  });
+
   it('a-view-that-floods-or-never-starts-is-stopped-with-one-line-and-never-reaches-its-page', async () => {
     const fake = await startOpenAIFake();
     cleanups.push(() => fake.close());
