@@ -53,6 +53,37 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     return { fake, hac, opened, result };
   }
 
+  /** A REPL with the fixture's views (auto mode): the model calls `tools`, then says `answer`. */
+  async function startApps(tools: string[], answer: string, env: Record<string, string> = {}) {
+    const fake = await startOpenAIFake();
+    cleanups.push(() => fake.close());
+    const home = tempDir();
+    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
+    const hac = new HacPty(home, [], { BROWSER: '/bin/true', ...env });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    fake.reply(
+      openaiReply.toolCalls(
+        tools.map((tool, i) => ({ id: `c${i + 1}`, name: `apps__${tool}`, arguments: {} })),
+      ),
+      openaiReply.text([answer]),
+    );
+    hac.write('show me\r');
+    await hac.waitFor(answer);
+    /** `/view <number>` in the REPL, and its page in the browser. */
+    const open = async (number: number) => {
+      const from = plain(hac.output).length;
+      hac.write(`/view ${number}\r`);
+      const at = await hac.waitFor(/View: apps\/\S+: http\S+/, { from });
+      const page = await browser().newPage();
+      cleanups.push(() => page.close());
+      await page.goto(/http\S+/.exec(plain(hac.output).slice(at))![0]);
+      return { page, from };
+    };
+    return { fake, hac, open };
+  }
+
   it('shows-the-view-with-the-calls-result-and-its-own-calls-ask-once-through-the-repl', async () => {
     const { fake, hac, opened, result } = await start();
     const from = plain(hac.output).length;
@@ -251,34 +282,9 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
   });
 
   it('a-view-that-floods-or-never-starts-is-stopped-with-one-line-and-never-reaches-its-page', async () => {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
-    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
-    const hac = new HacPty(home, [], { BROWSER: '/bin/true', HAC_VIEW_START_MS: '1500' });
-    cleanups.push(() => hac.kill());
-    await hac.waitFor('humble-ai> ');
-    fake.reply(
-      openaiReply.toolCalls([
-        { id: 'c1', name: 'apps__flood-view', arguments: {} },
-        { id: 'c2', name: 'apps__silent-view', arguments: {} },
-      ]),
-      openaiReply.text(['Two views.']),
-    );
-    hac.write('show me\r');
-    await hac.waitFor('Two views.');
-    const open = async (number: number) => {
-      const from = plain(hac.output).length;
-      hac.write(`/view ${number}\r`);
-      const at = await hac.waitFor(/View: apps\/\S+: http\S+/, { from });
-      const url = /http\S+/.exec(plain(hac.output).slice(at))![0];
-      const page = await browser().newPage();
-      cleanups.push(() => page.close());
-      await page.goto(url);
-      return { page, from };
-    };
-
+    const { fake, hac, open } = await startApps(['flood-view', 'silent-view'], 'Two views.', {
+      HAC_VIEW_START_MS: '1500',
+    });
     const flooded = await open(1);
     await hac.waitFor(
       'The view of apps/flood-view was stopped: it sent more than 100 messages in a second.',
@@ -300,52 +306,16 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
   });
 
   it('a-view-that-navigates-its-own-frame-away-is-taken-away-with-one-line', async () => {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
-    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
-    const hac = new HacPty(home, [], { BROWSER: '/bin/true' });
-    cleanups.push(() => hac.kill());
-    await hac.waitFor('humble-ai> ');
-    fake.reply(
-      openaiReply.toolCalls([{ id: 'c1', name: 'apps__wander-view', arguments: {} }]),
-      openaiReply.text(['A view.']),
-    );
-    hac.write('show me\r');
-    await hac.waitFor('A view.');
-    const from = plain(hac.output).length;
-    hac.write('/view 1\r');
-    const at = await hac.waitFor(/View: apps\/wander-view: http\S+/, { from });
-    const page = await browser().newPage();
-    cleanups.push(() => page.close());
-    await page.goto(/http\S+/.exec(plain(hac.output).slice(at))![0]);
+    const { hac, open } = await startApps(['wander-view'], 'A view.');
+    const { page, from } = await open(1);
     await hac.waitFor('The view of apps/wander-view was stopped: it navigated away from its page.', { from });
     await expect.poll(() => page.locator('iframe').count()).toBe(0);
     await expect.poll(() => page.locator('#status').innerText()).toBe('hac has closed this view.');
   });
 
   it('what-a-view-tells-the-model-goes-with-the-next-message-once', async () => {
-    const fake = await startOpenAIFake();
-    cleanups.push(() => fake.close());
-    const home = tempDir();
-    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
-    writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
-    const hac = new HacPty(home, [], { BROWSER: '/bin/true' });
-    cleanups.push(() => hac.kill());
-    await hac.waitFor('humble-ai> ');
-    fake.reply(
-      openaiReply.toolCalls([{ id: 'c1', name: 'apps__context-view', arguments: {} }]),
-      openaiReply.text(['Pick a city.']),
-    );
-    hac.write('where should I go?\r');
-    await hac.waitFor('Pick a city.');
-    const from = plain(hac.output).length;
-    hac.write('/view 1\r');
-    const at = await hac.waitFor(/View: apps\/context-view: http\S+/, { from });
-    const page = await browser().newPage();
-    cleanups.push(() => page.close());
-    await page.goto(/http\S+/.exec(plain(hac.output).slice(at))![0]);
+    const { fake, hac, open } = await startApps(['context-view'], 'Pick a city.');
+    const { page, from } = await open(1);
     await expect.poll(() => page.frameLocator('iframe').locator('#state').innerText()).toBe('told');
     await hac.waitFor(
       'The view of apps/context-view added to what the model is told next: The user picked Busan.',
