@@ -128,13 +128,15 @@ export class FileSessionStore implements SessionStore {
       waiting.session = session;
       return waiting.done;
     }
+    // The rewrite begun with the question is this save's from now on: the turn's end no longer drops it.
+    const prepared = this.takePrepared(file);
     const save = { session, added, done: Promise.resolve() };
     this.waiting.set(file, save);
     save.done = this.inOrder(file, async () => {
       // Encoding a long session takes milliseconds of the main thread: after the prompt is drawn, not before.
       await new Promise((resolve) => setImmediate(resolve));
       if (this.waiting.get(file) === save) this.waiting.delete(file);
-      await this.write(file, save.session, save.added, await this.takePrepared(file));
+      await this.write(file, save.session, save.added, await prepared);
     });
     return save.done;
   }

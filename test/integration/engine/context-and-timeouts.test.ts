@@ -102,6 +102,7 @@ describe('engine: the context window through the fake server', () => {
     await other.conversation.resume(path.join(dir, readdirSync(dir)[0]!));
     fake.reply(openaiReply.text([summaries[3]!]), openaiReply.text([long('a5')]));
     for await (const event of other.engine.run(long('q5'), new AbortController().signal)) void event;
+    await other.conversation.settled(); // its answer's save runs behind the prompt
     expect(isSummaryRequest(fake.requests.at(-2)!.body)).toBe(true);
     expect(JSON.stringify(fake.requests.at(-2)!.body)).toContain('s3 東京');
     expect(contents()).toEqual([summaries[3]]);
