@@ -25,14 +25,16 @@ export interface CliOptions {
 /** A command line that cannot be understood: exit code 2 with this message. */
 export class UsageError extends Error {}
 
+/** The usage, every line within 80 columns, so no terminal breaks one mid-word. */
 export const HELP_TEXT = `hac — humble-ai-cli: chat with an LLM, with tools from MCP servers.
 
 Usage:
   hac                       start an interactive session
-  hac -p "question"         answer one question and exit (the question may also come on stdin:
-                            echo "question" | hac -p; options may come before it: hac -p --image a.png "what is this?")
+  hac -p "question"         answer one question and exit; the question may also
+                            come on stdin (echo "question" | hac -p), and options
+                            may come before it (hac -p --image a.png "what is it?")
   hac web [--port N] [--open]
-                            serve the desktop window to a browser on this machine (127.0.0.1)
+                            serve the desktop window to a browser on this machine
   hac mcp add|list|get|remove|login|logout|import …
                             manage MCP servers (hac mcp --help)
 
@@ -41,12 +43,15 @@ Options:
   -m, --model <name>        use this configured model for this run
       --yes                 approve tool calls without asking (one-shot mode)
       --output jsonl        one-shot mode: print the engine's events as JSON lines
-      --verbose             one-shot mode: also say on stderr what hac does (waiting, servers, thinking)
-      --screen-reader       for a screen reader: labelled lines read once, no colour (or HAC_SCREEN_READER=1)
+      --verbose             one-shot mode: also say on stderr what hac does
+      --screen-reader       for a screen reader: labelled lines read once, no
+                            colour (also HAC_SCREEN_READER=1)
   -c, --continue            continue the newest session
-      --resume [n|words]    continue the newest session, or session n of /sessions, or the newest whose
-                            title holds the words (--resume=words after -p)
-      --image <path|url>    one-shot mode: send this picture with the question (repeatable)
+      --resume [n|words]    continue the newest session, session n of /sessions,
+                            or the newest whose title holds the words
+                            (--resume=words after -p)
+      --image <path|url>    one-shot mode: send this picture with the question
+                            (repeatable)
   -h, --help                show this help
   -v, --version             show the version
 

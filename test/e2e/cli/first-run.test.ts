@@ -160,6 +160,10 @@ describe('hac flags', () => {
     });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('hac -p "question"');
+    expect(help.stdout).toContain('--screen-reader');
+    // Within an 80-column terminal: no line of it is broken mid-word there.
+    const widest = Math.max(...help.stdout.split('\n').map((line) => [...line].length));
+    expect(widest).toBeLessThanOrEqual(80);
   });
 
   it('rejects-an-unknown-flag-with-exit-2', () => {
