@@ -32,9 +32,9 @@ Usage:
   hac                       start an interactive session
   hac -p "question"         answer one question and exit; the question may also
                             come on stdin (echo "question" | hac -p), and options
-                            may come before it (hac -p --image a.png "what is it?")
+                            may come before it (hac -p --image a.png "what's this?")
   hac web [--port N] [--open]
-                            serve the desktop window to a browser on this machine
+                            serve the desktop window to a browser here
   hac mcp add|list|get|remove|login|logout|import …
                             manage MCP servers (hac mcp --help)
 
@@ -42,7 +42,7 @@ Options:
   -p, --prompt [text]       one-shot mode: print only the answer
   -m, --model <name>        use this configured model for this run
       --yes                 approve tool calls without asking (one-shot mode)
-      --output jsonl        one-shot mode: print the engine's events as JSON lines
+      --output jsonl        one-shot mode: print the events as JSON lines
       --verbose             one-shot mode: also say on stderr what hac does
       --screen-reader       for a screen reader: labelled lines read once, no
                             colour (also HAC_SCREEN_READER=1)
