@@ -31,8 +31,8 @@ export const HELP_TEXT = `hac — humble-ai-cli: chat with an LLM, with tools fr
 Usage:
   hac                       start an interactive session
   hac -p "question"         answer one question and exit; the question may also
-                            come on stdin (echo "question" | hac -p), and options
-                            may come before it (hac -p --image a.png "what's this?")
+                            come on stdin (echo "question" | hac -p), and
+                            options may come before it (hac -p --image a.png "q")
   hac web [--port N] [--open]
                             serve the desktop window to a browser here
   hac mcp add|list|get|remove|login|logout|import …
