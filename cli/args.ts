@@ -32,7 +32,7 @@ Usage:
   hac                       start an interactive session
   hac -p "question"         answer one question and exit; the question may also
                             come on stdin (echo "question" | hac -p), and
-                            options may come before it (hac -p --image a.png "q")
+                            options may come first (hac -p --image a.png "q")
   hac web [--port N] [--open]
                             serve the desktop window to a browser here
   hac mcp add|list|get|remove|login|logout|import …
