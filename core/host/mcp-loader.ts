@@ -115,8 +115,15 @@ export function createMcpHandle(
       const live = (await settled().then(() => pool?.tools()))?.find(
         (t) => t.server === server && t.name === info.name,
       );
-      if (!live)
-        return { text: `${server} no longer offers the tool "${info.name}": it was not run.`, isError: true };
+      if (!live) {
+        // The server did not come up, or came up without the tool.
+        const status = pool?.status().find((s) => s.name === server);
+        const why =
+          status && status.state !== 'connected'
+            ? `${server} is not connected (${status.reason ?? status.state})`
+            : `${server} no longer offers the tool "${info.name}"`;
+        return { text: `${why}: ${server}/${info.name} was not run.`, isError: true };
+      }
       if (live.description !== info.description)
         return {
           text: `${server}/${info.name} changed since it was offered (a new description): it was not run. The next request offers it as it is now.`,

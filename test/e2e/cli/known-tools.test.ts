@@ -24,9 +24,15 @@ async function home() {
   const dir = tempDir();
   const describedBy = path.join(dir, 'echo-description.txt');
   const base = testServerEntry() as { command: string; args: string[] };
+  const broken = path.join(dir, 'broken');
   const entry = {
     ...base,
-    args: [...base.args, `--start-delay=${DELAY_MS}`, `--echo-description=${describedBy}`],
+    args: [
+      ...base.args,
+      `--start-delay=${DELAY_MS}`,
+      `--echo-description=${describedBy}`,
+      `--fail-if=${broken}`,
+    ],
   };
   writeCliHome(dir, fake.baseUrl, { servers: { tools: entry }, config: { toolCallMode: 'auto' } });
   const known = path.join(dir, '.humble-ai-cli', 'mcp-tools.json');
@@ -34,7 +40,7 @@ async function home() {
     ((fake.requests[i]!.body.tools ?? []) as { function: { name: string; description: string } }[]).map(
       (t) => t.function,
     );
-  return { fake, dir, known, describedBy, tools };
+  return { fake, dir, known, describedBy, broken, tools };
 }
 
 describe('known tools before their servers are ready', () => {
@@ -95,5 +101,22 @@ describe('known tools before their servers are ready', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
     expect(tools(3).map((t) => t.name)).toContain('tools__extra-1');
     await waited;
+  });
+
+  it('a-known-tool-of-a-server-that-no-longer-starts-is-not-run-and-the-model-is-told-why', async () => {
+    const { fake, dir, broken } = await home();
+    fake.reply(openaiReply.text(['First.']));
+    await runHac(dir, ['-p', 'hello']);
+    writeFileSync(broken, 'yes');
+    fake.reply(
+      openaiReply.toolCalls([{ id: 'c1', name: 'tools__echo', arguments: { text: 'x' } }]),
+      openaiReply.text(['It is down.']),
+    );
+    const run = await runHac(dir, ['-p', 'echo x']);
+    expect(run.stdout).toBe('It is down.\n');
+    const result = fake.requests[2]!.body.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(result.content).toMatch(
+      /^Error: tools is not connected \(.*broken since the last run.*\): tools\/echo was not run\.$/,
+    );
   });
 });
