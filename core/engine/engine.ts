@@ -14,11 +14,10 @@ import {
   prepareAfterOverflow,
   prepareContext,
   summaryRequestMessages,
-  buildSummaryInput,
-  trySummarise,
   type ContextSummary,
   type PrepareContextInput,
 } from './context/index.js';
+import { compactConversation } from './compact.js';
 import type { CompletedTurn, Conversation, TurnStep } from './conversation.js';
 
 /** How much of a tool's result is kept with the answer for `/export`. */
@@ -397,45 +396,18 @@ export class Engine {
     }
   }
 
-  /**
-   * `/compact`: the conversation but its last exchange summarised now by the summary model (the context summary a
-   * full budget would write, on demand), taking in an earlier summary; the summary stands for those messages from
-   * the next request on and is kept in the session file. Resolves with the lines to show, the summary among them.
-   */
-  async compact(signal: AbortSignal): Promise<string[]> {
+  /** `/compact`: the conversation but its last exchange summarised now (see compact.ts). */
+  compact(signal: AbortSignal): Promise<string[]> {
     const config = this.deps.config();
     const model = config.activeModel;
-    if (!model) return [NO_ACTIVE_MODEL];
-    const { conversation } = this.deps;
-    const state = conversation.contextState;
-    const from = state.summary?.covers ?? 0;
-    // The last exchange stays as it is, so the next question still has its words.
-    const covers = Math.max(0, conversation.history.length - 2);
-    if (covers <= from) return ['Nothing to compact yet: only the last exchange is not summarised.'];
-    const input = buildSummaryInput(
-      state.summary,
-      conversation.history.slice(from, covers),
+    if (!model) return Promise.resolve([NO_ACTIVE_MODEL]);
+    return compactConversation(
+      this.deps.conversation,
       config.contextMaxChars,
-    );
-    const outcome = await trySummarise(
       (text, summarySignal) => this.summarise(config, model, summaryRequestMessages(text), summarySignal),
-      input,
+      this.now(),
       signal,
     );
-    if (!outcome.ok)
-      return [outcome.warning.replace(/older messages were dropped instead/, 'nothing changed')];
-    const summary = { text: outcome.text, covers };
-    conversation.contextState = {
-      ...state,
-      summary,
-      reportedHistory: Math.max(state.reportedHistory, covers),
-    };
-    await conversation.keepSummary(summary, this.now());
-    const count = (n: number) => n.toLocaleString('en-US');
-    return [
-      `Compacted ${count(covers - from)} messages (${count(input.replacedChars)} characters) into a summary of ${count(outcome.text.length)}; the last exchange stays as it was:`,
-      ...outcome.text.split('\n'),
-    ];
   }
 
   /** The summary model's answer: stage 2 of the context window, and memory that outgrew its share. */
