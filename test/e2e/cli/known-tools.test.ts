@@ -16,7 +16,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const DELAY_MS = 1_500;
+/** Long enough that a hac -p started beside a busy suite still asks well before the server could answer. */
+const DELAY_MS = 3_000;
 
 async function home() {
   const fake = await startOpenAIFake();
