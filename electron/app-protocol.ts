@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { protocol } from 'electron';
 import { pageCsp, pageFile } from '../renderer/page-files.js';
+import { VIEW_SCHEME } from './view-protocol.js';
 
 /** Where the page lives: `app://hac/index.html` (a custom protocol, never `file://`). */
 export const APP_ORIGIN = 'app://hac';
 
-/** Before the app is ready: `app:` is a standard, secure scheme (origin, CSP and storage as for https). */
+/**
+ * Before the app is ready (Electron takes one call): `app:` for the page and `hac-view:` for views are standard,
+ * secure schemes (origins, CSP and storage as for https).
+ */
 export function registerAppScheme(): void {
+  const privileges = { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false };
   protocol.registerSchemesAsPrivileged([
-    {
-      scheme: 'app',
-      privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
-    },
+    { scheme: 'app', privileges },
+    { scheme: VIEW_SCHEME, privileges },
   ]);
 }
 

@@ -2,11 +2,12 @@
 import path from 'node:path';
 import { app, BrowserWindow, Menu, session, type MenuItemConstructorOptions } from 'electron';
 import log from 'electron-log/main';
-import { BridgeSession, createInputHistory, hacPaths, sharedRuntime } from '../core/index.js';
+import { BridgeSession, createInputHistory, hacPaths, sharedRuntime, type ViewPages } from '../core/index.js';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { EVENTS_CHANNEL } from './channels.js';
 import { denyPermissions, guardWebContents, openExternalLink } from './guards.js';
 import { registerBridgeHandlers } from './ipc.js';
+import { handleViewProtocol } from './view-protocol.js';
 import { createChatWindow } from './window.js';
 
 const paths = hacPaths();
@@ -22,6 +23,8 @@ const history = createInputHistory(paths.history, (e) => log.warn(`History not s
 const sessions = new Map<number, BridgeSession>();
 const preload = path.join(import.meta.dirname, 'preload.cjs');
 const rendererDir = path.join(import.meta.dirname, '../renderer');
+/** Each window's view pages (MCP Apps), under hac's own scheme: set once Electron is ready. */
+let makeViewPages: (() => ViewPages) | undefined;
 
 function openWindow(resume?: string): void {
   const window = createChatWindow(preload, resume);
@@ -36,6 +39,7 @@ function openWindow(resume?: string): void {
     openLink: async (url) => void (await openExternalLink(url)),
     openWindow, // the session list's "New window"
     pageOrigins: [APP_ORIGIN],
+    makeViewPages,
   });
   sessions.set(id, chat);
   // The first load opens the conversation; a reload (Ctrl+R, View > Reload) draws it again and goes on with it.
@@ -69,8 +73,9 @@ function menu(): Menu {
 
 app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
 
-void app.whenReady().then(() => {
+void app.whenReady().then(async () => {
   handleAppProtocol(rendererDir);
+  makeViewPages = await handleViewProtocol();
   denyPermissions(session.defaultSession);
   registerBridgeHandlers(
     (id) => sessions.get(id),

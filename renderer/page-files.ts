@@ -33,7 +33,8 @@ export function pageCsp(connect = "'none'"): string {
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${connect}`,
-    // A tool's view (MCP Apps) is framed from hac's loopback view server, each on a port (an origin) of its own.
-    'frame-src http://127.0.0.1:*',
+    // A tool's view (MCP Apps) is framed from hac's loopback view server, each on a port (an origin) of its own;
+    // in the desktop app from hac's own `hac-view:` scheme.
+    'frame-src http://127.0.0.1:* hac-view:',
   ].join('; ');
 }

@@ -59,6 +59,8 @@ export interface BridgeSessionOptions {
   openWindow?(resume: string): void;
   /** The origins the page is served from: only they may frame the pages of this window's views. */
   pageOrigins: readonly string[];
+  /** Makes the pages this window's views are shown in (the desktop app's, under its own scheme); loopback otherwise. */
+  makeViewPages?(): ViewPages;
 }
 
 /** A window's streamed text is handed on once per animation frame: a few dozen messages a second at most. */
@@ -172,7 +174,8 @@ export class BridgeSession {
       const appearance = { theme, locale: Intl.DateTimeFormat().resolvedOptions().locale, fullWindow: true };
       const { ViewPages } = await import('./view-pages.js');
       const open = () => controller.connectView(number, appearance);
-      return { url: (await (this.views ??= new ViewPages()).show(open, this.options.pageOrigins)).url };
+      this.views ??= this.options.makeViewPages?.() ?? new ViewPages();
+      return { url: (await this.views.show(open, this.options.pageOrigins)).url };
     } catch (error) {
       return { error: (error as Error).message };
     }

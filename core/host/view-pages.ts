@@ -7,19 +7,29 @@ import type { ViewPolicy } from '../mcp/app-views.js';
 import type { ViewConnection } from './view-connection.js';
 
 /**
- * Views (MCP Apps) shown in a browser tab: each in a page of its own on this machine, at an address with a key.
- * The page frames the view from a second loopback server of its own (another origin: the view cannot reach the
- * page, its key or another view), sandboxed, its CSP sent as headers, and relays the view's messages to this
- * hac over a WebSocket. The page is the view's host; hac's bridge answers it.
+ * Views (MCP Apps) shown in a browser tab or a window's transcript: each in a page of its own, at an address with a
+ * key. The page frames the view from an origin of its own (the view cannot reach the page, its key or another
+ * view), sandboxed, its CSP sent as headers, and relays the view's messages to this hac over a loopback WebSocket.
+ * The page is the view's host; hac's bridge answers it.
+ *
+ * The addresses are loopback ports (a browser, `hac web`), or a scheme the desktop app registers (`scheme://page-N`
+ * and `scheme://view-N`, origins of their own that no other program on the machine can reach), its requests
+ * answered by `respond`.
  */
 export class ViewPages {
   private host: Server | undefined;
   private readonly pages = new Map<string, Page>();
 
+  /** `onClose`: told when these pages are closed (the desktop app stops asking them for its scheme's requests). */
+  constructor(
+    private readonly scheme?: string,
+    private readonly onClose?: () => void,
+  ) {}
+
   /**
    * Serves a view (`open` connects to it; called again for each load of its page after the first, since a reloaded
    * view starts its conversation with hac afresh); resolves with the address of its page (the key in it) and the
-   * two ports it takes. `embedIn`: the origins of the window that frames the page in its transcript (the page then
+   * ports it takes. `embedIn`: the origins of the window that frames the page in its transcript (the page then
    * drops its heading and tells that window its height and Escape); otherwise no page may frame it.
    */
   async show(
@@ -28,93 +38,71 @@ export class ViewPages {
   ): Promise<{ url: string; ports: number[] }> {
     const view = await open();
     const host = await this.hostServer();
-    const id = String(this.pages.size + 1);
-    const sandbox = await listen(nodeHttp.createServer((req, res) => serveView(page, req, res)));
+    const id = String(++pagesShown);
+    const key = token();
+    const sandbox = this.scheme
+      ? undefined
+      : await listen(
+          nodeHttp.createServer((req, res) => reply(res, viewAnswer(page, req.headers.host, req.url))),
+        );
     const page: Page = {
       view,
       open,
       used: false,
-      key: token(),
+      key,
       viewKey: token(),
+      pageOrigin: this.scheme ? `${this.scheme}://page-${id}` : origin(host),
+      sandboxOrigin: this.scheme ? `${this.scheme}://view-${id}` : origin(sandbox!),
+      socketUrl: `${origin(host).replace('http', 'ws')}/view/${id}?key=${key}`,
       sandbox,
-      sandboxOrigin: origin(sandbox),
       embedIn,
     };
     this.pages.set(id, page);
-    const ports = [host, sandbox].map((s) => (s.address() as AddressInfo).port);
-    return { url: `${origin(host)}/view/${id}?key=${page.key}`, ports };
+    const ports = [host, sandbox].flatMap((s) => (s ? [(s.address() as AddressInfo).port] : []));
+    return { url: `${page.pageOrigin}/view/${id}?key=${key}`, ports };
+  }
+
+  /**
+   * The answer to a request for `scheme://page-N/…` or `scheme://view-N/…` (the desktop app's protocol handler);
+   * undefined when no page of these is N.
+   */
+  respond(address: string): Response | undefined {
+    const url = new URL(address);
+    const [, kind, id] = /^(page|view)-(\d+)$/.exec(url.host) ?? [];
+    const page = this.scheme && url.protocol === `${this.scheme}:` ? this.pages.get(id ?? '') : undefined;
+    if (!page) return undefined;
+    const answer =
+      kind === 'view'
+        ? viewAnswer(page, url.host, url.pathname + url.search)
+        : pageAnswer(
+            page,
+            url.pathname === `/view/${id}` && sameKey(url.searchParams.get('key') ?? '', page.key),
+          );
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   }
 
   async close(): Promise<void> {
     for (const page of this.pages.values()) {
       await page.view.close();
-      page.sandbox.close();
+      page.sandbox?.close();
     }
     this.pages.clear();
     this.host?.close();
+    this.onClose?.();
   }
 
   private async hostServer(): Promise<Server> {
     if (this.host) return this.host;
     const server = nodeHttp.createServer((req, res) => {
-      const page = this.pageOf(req);
-      if (!page || !req.url?.startsWith('/view/')) return void res.writeHead(403).end();
-      const nonce = token();
-      const ancestors = page.embedIn.length ? page.embedIn.join(' ') : "'none'";
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${page.sandboxOrigin}; connect-src ${origin(server).replace('http', 'ws')}; frame-ancestors ${ancestors}`,
-        ...(!page.embedIn.length && { 'x-frame-options': 'DENY' }),
-      });
-      res.end(hostPage(page, nonce, req.url.split('?')[0]!));
+      // Under a scheme of its own, the loopback server only carries the pages' sockets.
+      const page = this.scheme ? undefined : this.pageOf(req);
+      reply(res, pageAnswer(page, !!page && !!req.url?.startsWith('/view/')));
     });
     const sockets = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
     server.on('upgrade', (req, socket, head) => {
       const page = this.pageOf(req);
       if (!page) return void socket.destroy();
-      sockets.handleUpgrade(req, socket, head, (ws) => {
-        // The newest load of the page is the view's (a reload's socket may come before the old one has closed).
-        page.socket?.close();
-        page.socket = ws;
-        // A reload: the view starts over, with a bridge of its own. What it sends meanwhile waits for it, in order.
-        const ready = page.used ? page.open().then((view) => (page.view = view)) : Promise.resolve(page.view);
-        page.used = true;
-        ready.then(
-          (view) => {
-            view.onSend((message) => ws.send(JSON.stringify(message)));
-            // The view asked to fill the window: the page tells the window around it.
-            view.onDisplayMode((mode) => ws.send(JSON.stringify({ hacView: 'display', mode })));
-          },
-          () => ws.close(),
-        );
-        const watch = new ViewWatch((reason) => {
-          void ready.then((view) => view.stop(reason));
-          ws.close();
-        });
-        ws.on('message', (data: Buffer) => {
-          let message: unknown;
-          try {
-            message = JSON.parse(data.toString('utf8'));
-          } catch {
-            return; // not JSON: nothing a bridge reads
-          }
-          const { hacView, mode } = (message ?? {}) as { hacView?: unknown; mode?: unknown };
-          if (hacView === 'displayed' && (mode === 'inline' || mode === 'fullscreen'))
-            return void ready.then((view) => view.shown(mode));
-          if (hacView === 'navigated') {
-            watch.end();
-            void ready.then((view) => view.stop('it navigated away from its page'));
-            return void ws.close();
-          }
-          if (watch.allows(message)) void ready.then((view) => view.receive(message));
-        });
-        ws.on('close', () => {
-          watch.end();
-          if (page.socket === ws) page.socket = undefined;
-          void ready.then((view) => view.close());
-        });
-      });
+      sockets.handleUpgrade(req, socket, head, (ws) => relay(page, ws));
     });
     this.host = await listen(server);
     return this.host;
@@ -127,6 +115,53 @@ export class ViewPages {
     if (!page || !this.host || req.headers.host !== new URL(origin(this.host)).host) return undefined;
     return sameKey(url.searchParams.get('key') ?? '', page.key) ? page : undefined;
   }
+}
+
+/** Pages are numbered across every ViewPages of the process (the desktop app's handler asks each window's). */
+let pagesShown = 0;
+
+/** One load of a view's page, over its socket: the view's messages both ways, watched. */
+function relay(page: Page, ws: WebSocket): void {
+  // The newest load of the page is the view's (a reload's socket may come before the old one has closed).
+  page.socket?.close();
+  page.socket = ws;
+  // A reload: the view starts over, with a bridge of its own. What it sends meanwhile waits for it, in order.
+  const ready = page.used ? page.open().then((view) => (page.view = view)) : Promise.resolve(page.view);
+  page.used = true;
+  ready.then(
+    (view) => {
+      view.onSend((message) => ws.send(JSON.stringify(message)));
+      // The view asked to fill the window: the page tells the window around it.
+      view.onDisplayMode((mode) => ws.send(JSON.stringify({ hacView: 'display', mode })));
+    },
+    () => ws.close(),
+  );
+  const watch = new ViewWatch((reason) => {
+    void ready.then((view) => view.stop(reason));
+    ws.close();
+  });
+  ws.on('message', (data: Buffer) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString('utf8'));
+    } catch {
+      return; // not JSON: nothing a bridge reads
+    }
+    const { hacView, mode } = (message ?? {}) as { hacView?: unknown; mode?: unknown };
+    if (hacView === 'displayed' && (mode === 'inline' || mode === 'fullscreen'))
+      return void ready.then((view) => view.shown(mode));
+    if (hacView === 'navigated') {
+      watch.end();
+      void ready.then((view) => view.stop('it navigated away from its page'));
+      return void ws.close();
+    }
+    if (watch.allows(message)) void ready.then((view) => view.receive(message));
+  });
+  ws.on('close', () => {
+    watch.end();
+    if (page.socket === ws) page.socket = undefined;
+    void ready.then((view) => view.close());
+  });
 }
 
 /** A view that never says it has started in this long is stopped (tests shorten it with HAC_VIEW_START_MS). */
@@ -178,8 +213,13 @@ interface Page {
   key: string;
   /** The view's own key, in the frame's address (which the view can read). */
   viewKey: string;
-  sandbox: Server;
+  /** Where the page is served from, and the view (its own origin). */
+  pageOrigin: string;
   sandboxOrigin: string;
+  /** The view's own loopback server (none under a scheme). */
+  sandbox: Server | undefined;
+  /** The loopback socket the page relays the view's messages over. */
+  socketUrl: string;
   /** The socket of the page's newest load. */
   socket?: WebSocket;
   /** The origins of the window whose transcript frames this page (none: a tab of its own). */
@@ -203,20 +243,46 @@ function listen(server: Server): Promise<Server> {
   });
 }
 
-/** The view itself, on its own origin, with the CSP its resource declared (the extension's default otherwise). */
-function serveView(page: Page, req: IncomingMessage, res: ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  if (
-    req.headers.host !== new URL(page.sandboxOrigin).host ||
-    !sameKey(url.searchParams.get('key') ?? '', page.viewKey)
-  )
-    return void res.writeHead(403).end();
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': viewCsp(page.view.policy),
-  });
-  res.end(page.view.html);
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const refused: Answer = { status: 403, headers: {}, body: '' };
+const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
+function reply(res: ServerResponse, { status, headers, body }: Answer): void {
+  res.writeHead(status, headers).end(body);
+}
+
+/** The page around a view (`allowed`: its address and key were checked), only framed by the window it is for. */
+function pageAnswer(page: Page | undefined, allowed: boolean): Answer {
+  if (!page || !allowed) return refused;
+  const nonce = token();
+  const ancestors = page.embedIn.length ? page.embedIn.join(' ') : "'none'";
+  const socketOrigin = new URL(page.socketUrl).origin.replace('http', 'ws');
+  return {
+    status: 200,
+    headers: {
+      ...html,
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-src ${page.sandboxOrigin}; connect-src ${socketOrigin}; frame-ancestors ${ancestors}`,
+      ...(!page.embedIn.length && { 'x-frame-options': 'DENY' }),
+    },
+    body: hostPage(page, nonce),
+  };
+}
+
+/** The view itself, on its own origin (`host`), with the CSP its resource declared (the extension's default otherwise). */
+function viewAnswer(page: Page, host: string | undefined, path = '/'): Answer {
+  const url = new URL(path, 'http://127.0.0.1');
+  if (host !== new URL(page.sandboxOrigin).host || !sameKey(url.searchParams.get('key') ?? '', page.viewKey))
+    return refused;
+  return {
+    status: 200,
+    headers: { ...html, 'content-security-policy': viewCsp(page.view.policy) },
+    body: page.view.html,
+  };
 }
 
 /**
@@ -246,7 +312,7 @@ export function viewCsp({ csp = {} }: ViewPolicy): string {
 }
 
 /** The page around a view: a titled, sandboxed frame and the relay between it and hac. */
-function hostPage(page: Page, nonce: string, path: string): string {
+function hostPage(page: Page, nonce: string): string {
   const title = escapeHtml(page.view.title);
   const frame = `${page.sandboxOrigin}/?key=${page.viewKey}`;
   const embedded = page.embedIn.length > 0;
@@ -258,7 +324,7 @@ const viewOrigin = ${JSON.stringify(page.sandboxOrigin)};
 const embedders = ${JSON.stringify(page.embedIn)};
 const tellWindow = (message) => { for (const origin of embedders) window.parent.postMessage(message, origin); };
 addEventListener('keydown', (event) => { if (event.key === 'Escape') tellWindow({ hacView: 'escape' }); });
-const socket = new WebSocket(location.origin.replace('http', 'ws') + ${JSON.stringify(path)} + location.search);
+const socket = new WebSocket(${JSON.stringify(page.socketUrl)});
 const status = document.getElementById('status');
 socket.onmessage = (event) => {
   const message = JSON.parse(event.data);

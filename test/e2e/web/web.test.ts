@@ -105,7 +105,7 @@ describe('hac web: the server (R-DESK-6)', () => {
     const { web } = await startWeb();
     const res = await fetch(web.url);
     expect(res.headers.get('content-security-policy')).toBe(
-      `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src ws://127.0.0.1:${web.port} ws://localhost:${web.port}; frame-src http://127.0.0.1:*`,
+      `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src ws://127.0.0.1:${web.port} ws://localhost:${web.port}; frame-src http://127.0.0.1:* hac-view:`,
     );
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });

@@ -27,6 +27,7 @@ describe('the main process', () => {
     electron.app.becomeReady();
     await vi.waitFor(() => expect(electron.BrowserWindow.created).toHaveLength(1));
     expect(electron.protocol.handlers.has('app')).toBe(true);
+    expect(electron.protocol.handlers.has('hac-view')).toBe(true);
     expect(electron.ipcMain.handlers.has('hac:call')).toBe(true);
     const decided = vi.fn();
     electron.session.defaultSession.permissionRequestHandler!({}, 'media', decided);
