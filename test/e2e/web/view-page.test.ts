@@ -1,4 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
@@ -54,11 +56,20 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
   }
 
   /** A REPL with the fixture's views (auto mode): the model calls `tools`, then says `answer`. */
-  async function startApps(tools: string[], answer: string, env: Record<string, string> = {}) {
+  async function startApps(
+    tools: string[],
+    answer: string,
+    env: Record<string, string> = {},
+    serverEnv: Record<string, string> = {},
+  ) {
     const fake = await startOpenAIFake();
     cleanups.push(() => fake.close());
     const home = tempDir();
-    const apps = { command: process.execPath, args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')] };
+    const apps = {
+      command: process.execPath,
+      args: [path.join(root, 'test/fixtures/mcp/app-server.mjs')],
+      env: serverEnv,
+    };
     writeCliHome(home, fake.baseUrl, { servers: { apps }, config: { toolCallMode: 'auto' } });
     const hac = new HacPty(home, [], { BROWSER: '/bin/true', ...env });
     cleanups.push(() => hac.kill());
@@ -303,6 +314,32 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     fake.reply(openaiReply.text(['Still here.']));
     hac.write('hello\r');
     await hac.waitFor('Still here.', { from: silent.from });
+  });
+
+  it('a-view-reaches-the-origin-it-declared-and-the-browser-blocks-any-other', async () => {
+    /** A loopback server that notes each path asked of it. */
+    const origin = async (asked: string[]) => {
+      const server = http.createServer((req, res) => {
+        asked.push(req.url!);
+        res.writeHead(200, { 'content-type': 'image/svg+xml', 'access-control-allow-origin': '*' });
+        res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => server.close());
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const [toDeclared, toUndeclared]: string[][] = [[], []];
+    const serverEnv = {
+      HAC_TEST_ALLOWED_ORIGIN: await origin(toDeclared),
+      HAC_TEST_BLOCKED_ORIGIN: await origin(toUndeclared),
+    };
+    const { open } = await startApps(['csp-view'], 'A view.', {}, serverEnv);
+    const { page } = await open(1);
+    await expect
+      .poll(() => page.frameLocator('iframe').locator('#state').innerText())
+      .toBe('declared: picture, data; undeclared: no picture, no data');
+    expect(toDeclared.sort()).toEqual(['/data', '/picture.svg']);
+    expect(toUndeclared).toEqual([]);
   });
 
   it('a-view-that-navigates-its-own-frame-away-is-taken-away-with-one-line', async () => {
