@@ -267,6 +267,12 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await expect.poll(() => page.locator('section.inline-view').count()).toBe(1);
     await page.waitForTimeout(400);
     expect(await view.locator('#server-time').innerText()).toBe(shownTime);
+
+    // A reload draws it again under its line, from what the conversation kept: the call's first result, the tool
+    // not called again (a new call would give another time).
+    await page.reload();
+    await expect.poll(() => view.locator('#server-time').innerText()).toBe(result);
+    await expect.poll(() => box.isVisible()).toBe(true);
   });
 
   it('in-the-window-a-view-may-ask-to-fill-it-and-is-told-when-escape-brings-it-back', async () => {
