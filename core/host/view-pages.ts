@@ -120,6 +120,12 @@ export class ViewPages {
 /** Pages are numbered across every ViewPages of the process (the desktop app's handler asks each window's). */
 let pagesShown = 0;
 
+/** What the page tells hac the view did that stops it (the sandbox has already refused it). */
+const STOPPED_FOR = {
+  navigated: 'it navigated away from its page',
+  popup: 'it tried to open a pop-up window',
+};
+
 /** One load of a view's page, over its socket: the view's messages both ways, watched. */
 function relay(page: Page, ws: WebSocket): void {
   // The newest load of the page is the view's (a reload's socket may come before the old one has closed).
@@ -150,9 +156,10 @@ function relay(page: Page, ws: WebSocket): void {
     const { hacView, mode } = (message ?? {}) as { hacView?: unknown; mode?: unknown };
     if (hacView === 'displayed' && (mode === 'inline' || mode === 'fullscreen'))
       return void ready.then((view) => view.shown(mode));
-    if (hacView === 'navigated') {
+    const stopped = hacView === 'navigated' || hacView === 'popup' ? STOPPED_FOR[hacView] : undefined;
+    if (stopped) {
       watch.end();
-      void ready.then((view) => view.stop('it navigated away from its page'));
+      void ready.then((view) => view.stop(stopped));
       return void ws.close();
     }
     if (watch.allows(message)) void ready.then((view) => view.receive(message));
@@ -281,8 +288,18 @@ function viewAnswer(page: Page, host: string | undefined, path = '/'): Answer {
   return {
     status: 200,
     headers: { ...html, 'content-security-policy': viewCsp(page.view.policy) },
-    body: page.view.html,
+    body: withPopupGuard(page.view.html, page.pageOrigin),
   };
+}
+
+/**
+ * The view's HTML with a first script that reports `window.open` to the page around it: the sandbox refuses pop-ups
+ * silently, and the user should hear why the view stops. (Put after the doctype, which must come first.)
+ */
+function withPopupGuard(view: string, pageOrigin: string): string {
+  const guard = `<script>window.open = () => { parent.postMessage({ hacView: 'popup' }, ${JSON.stringify(pageOrigin)}); return null; };</script>`;
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(view)?.[0] ?? '';
+  return doctype + guard + view.slice(doctype.length);
 }
 
 /**

@@ -331,10 +331,11 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
         res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      cleanups.push(() => server.close());
+      cleanups.push(() => new Promise((resolve) => server.close(resolve)));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     };
-    const [toDeclared, toUndeclared]: string[][] = [[], []];
+    const toDeclared: string[] = [];
+    const toUndeclared: string[] = [];
     const serverEnv = {
       HAC_TEST_ALLOWED_ORIGIN: await origin(toDeclared),
       HAC_TEST_BLOCKED_ORIGIN: await origin(toUndeclared),
@@ -354,6 +355,14 @@ describeInChromium('a view opened with /view', ({ browser, cleanups }) => {
     await hac.waitFor('The view of apps/wander-view was stopped: it navigated away from its page.', { from });
     await expect.poll(() => page.locator('iframe').count()).toBe(0);
     await expect.poll(() => page.locator('#status').innerText()).toBe('hac has closed this view.');
+  });
+
+  it('a-view-that-opens-a-pop-up-is-refused-and-stopped-with-one-line', async () => {
+    const { hac, open } = await startApps(['popup-view'], 'A view.');
+    const { page, from } = await open(1);
+    await hac.waitFor('The view of apps/popup-view was stopped: it tried to open a pop-up window.', { from });
+    await expect.poll(() => page.locator('#status').innerText()).toBe('hac has closed this view.');
+    expect(page.context().pages()).toHaveLength(1);
   });
 
   it('what-a-view-tells-the-model-goes-with-the-next-message-once', async () => {

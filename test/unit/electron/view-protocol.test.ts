@@ -61,7 +61,12 @@ describe('views in the desktop app: the hac-view: scheme', () => {
     const view = handle({ url: frame });
     expect(view.status).toBe(200);
     expect(view.headers.get('content-security-policy')).toContain('connect-src https://api.weather.example;');
-    expect(await view.text()).toBe('<!doctype html><p>the weather</p>');
+    // The view's own HTML, after the doctype a guard that reports pop-ups to its page (and only to it).
+    expect(await view.text()).toMatch(
+      new RegExp(
+        `^<!doctype html><script>window\\.open = [^<]*"hac-view://page-${n}"[^<]*</script><p>the weather</p>$`,
+      ),
+    );
 
     // Wrong keys, the view's key at the page, the page's address under the view's host, another view: refused.
     expect(handle({ url: url.replace(key!, 'x'.repeat(43)) }).status).toBe(403);
