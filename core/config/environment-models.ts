@@ -66,13 +66,15 @@ export async function environmentModels(env: NodeJS.ProcessEnv, logger: Logger):
  * What a first run can be set up with, when there is no config.json yet: what the environment reaches (keys,
  * written into config.json as `${VAR}`, never the key itself, with the models their server says it has; an Ollama
  * server's models). Empty when config.json exists or nothing is within reach. Each with the line that offers it.
+ * `search` asks the servers: only when there is no config.json (a start with one never waits for them, nor asks a
+ * vendor's server anything the user did not).
  */
-export function firstRunChoices(
+export async function firstRunChoices(
   configFile: string,
-  found: EnvironmentModel[],
-): { model: DiscoveredModel; label: string }[] {
+  search: () => Promise<EnvironmentModel[]>,
+): Promise<{ model: DiscoveredModel; label: string }[]> {
   if (existsSync(configFile)) return [];
-  return found.map(({ model, source }) => ({
+  return (await search()).map(({ model, source }) => ({
     model,
     label: `${model.provider}: ${model.name} (${source})`,
   }));

@@ -319,7 +319,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     onMcpChange: (listener) => mcp.subscribe(listener),
     mcpServers: (ifStarted) => mcp.view(ifStarted),
     mcpPool: () => mcp.pool(),
-    setUpChoices: async () => firstRunChoices(paths.config, await fromEnvironment()),
+    setUpChoices: () => firstRunChoices(paths.config, fromEnvironment),
     modelFromEnvironment: async () => {
       if (!config.models.length) await fromEnvironment();
     },

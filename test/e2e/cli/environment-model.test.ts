@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOllamaFake } from '../../fakes/ollama-fake.js';
 import { openaiReply, startOpenAIFake } from '../../fakes/openai-fake.js';
+import { writeCliHome } from '../../helpers/cli-home.js';
 import { HacPty, plain } from '../../helpers/pty.js';
 import { runHac } from '../../helpers/run-hac.js';
 import { replay, rowsOf } from '../../helpers/screen.js';
@@ -61,6 +62,26 @@ describe('a model from the environment alone', () => {
     expect(plain(hac.output)).not.toContain(KEY);
     hac.write('/exit\r');
     await hac.exited;
+  });
+
+  it('with-a-config-json-a-start-asks-no-server-of-the-environment-anything', async () => {
+    // Keys in the environment are common (another client uses them): with a config.json, hac neither waits for
+    // those servers before its prompt nor tells them it started.
+    const { env, listed, chats } = await server();
+    const ollama = await startOllamaFake({ models: ['qwen3:8b'] });
+    cleanups.push(() => ollama.close());
+    const configured = await startOpenAIFake();
+    cleanups.push(() => configured.close());
+    const home = tempDir();
+    writeCliHome(home, configured.baseUrl);
+    const hac = new HacPty(home, [], { ...env, OLLAMA_HOST: ollama.baseUrl });
+    cleanups.push(() => hac.kill());
+    await hac.waitFor('humble-ai> ');
+    configured.reply(openaiReply.text(['From config.json.']));
+    await hac.say('hi', 'From config.json.');
+    expect(listed()).toBe(0);
+    expect(chats()).toHaveLength(0);
+    expect(ollama.requests).toHaveLength(0);
   });
 
   it('hac-p-answers-with-the-environment-alone-and-with-an-empty-models-list', async () => {
