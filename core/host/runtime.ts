@@ -277,10 +277,12 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       ).flat(),
     async toolLimitLines() {
       const active = config.activeModel;
-      if (!active) return [];
+      const tools = mcp.source.tools();
+      // Nothing to leave out: the model's SDK (and its tokenizer) need not load for this.
+      if (!active || !tools.length) return [];
       const bounds = toolBounds(config, active, await chatModel(active), await toolShareCounter(active));
       const builtins = (config.askUserTool ? 1 : 0) + (config.memory ? 1 : 0);
-      return fittedToolsNotice(active.label, bounds, fitTools(mcp.source.tools(), bounds, builtins));
+      return fittedToolsNotice(active.label, bounds, fitTools(tools, bounds, builtins));
     },
   };
 
