@@ -85,6 +85,11 @@ export class McpConnection {
     this.setState('connecting', undefined);
     const opening = this.connectSession(generation, controller.signal).then(
       (session) => {
+        // Stopped (disabled, signed out) in the moment between the last check and here: not connected after all.
+        if (generation !== this.generation) {
+          this.closings.add(this.shutdown(session));
+          return undefined;
+        }
         this.session = session;
         this.setState('connected', undefined);
         this.options.logger.info(`MCP server "${this.name}" connected with ${this.tools.length} tools.`);
