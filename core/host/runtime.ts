@@ -6,7 +6,7 @@ import { ensureHome, readBaseSystemPrompt } from '../config/first-run.js';
 import { updateJsonFile } from '../config/json-edit.js';
 import { allowChanges, disallowChanges } from '../config/allowed-tools-changes.js';
 import { approvalKey, descriptionDigest } from '../tools/approval.js';
-import { loadConfig, resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
+import { resolveApiKey, type HacConfig, type ModelConfig } from '../config/load-config.js';
 import { discoverAccountModels } from '../providers/discover-account-models.js';
 import { discoverOllama } from '../providers/ollama/discover-ollama-models.js';
 import { hacPaths, userHome, type HacPaths } from '../config/paths.js';
@@ -23,15 +23,16 @@ import type { Logger } from '../logging/logger.js';
 import { SecretRegistry } from '../logging/secrets.js';
 import type { McpPool, McpPoolEvent } from '../mcp/index.js';
 import { createMcpHandle } from './mcp-loader.js';
+import { LiveConfig } from './live-config.js';
+import { sdkChatModels } from './chat-models.js';
+import { conversationCommands, type ConversationCommands } from './conversation-commands.js';
 import type { ChatModel } from '../providers/chat-model.js';
-import { createChatModel } from '../providers/create-chat-model.js';
 import { FileSessionStore } from '../sessions/session-store.js';
 import { sweepTempFiles } from './temp-file-sweep.js';
-import { exportSession, sessionDownload } from '../sessions/session-export.js';
 import { workingDirectory } from './attachments.js';
 
 import type { DiscoveredModel } from '../config/discovered-model.js';
-import { environmentModels, firstRunChoices, type EnvironmentModel } from '../config/environment-models.js';
+import { firstRunChoices } from '../config/environment-models.js';
 import { fitTools, fittedToolsNotice } from '../tools/tool-limit.js';
 import { toolBounds, toolShareCounter } from '../engine/turn-setup.js';
 
@@ -134,33 +135,20 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const env = options.env ?? process.env;
   const paths = hacPaths(options.home);
   await ensureHome(paths);
-  // `--model` holds until the user picks another model with /set-model.
-  let modelOverride = options.model;
-  const pick = (loaded: HacConfig): HacConfig => {
-    if (modelOverride === undefined) return loaded;
-    const chosen = loaded.models.find((m) => m.label === modelOverride || m.id === modelOverride);
-    if (!chosen) {
-      const names = loaded.models.map((m) => m.label).join(', ') || 'none';
-      throw new HacError('usage', `No configured model is named "${modelOverride}". Use one of: ${names}.`);
-    }
-    return { ...loaded, activeModel: chosen };
-  };
-  let config: HacConfig;
-  /** The model the environment gives, used while config.json has none (found once, in the background). */
-  let environmentModel: DiscoveredModel | undefined;
-  const load = async () => pick(await loadConfig(paths.config, env, environmentModel));
+  let live: LiveConfig;
   try {
-    config = await load();
+    live = await LiveConfig.read(paths.config, env, options.model);
   } catch (error) {
     await logStartFailure(paths, options.logger, error);
     throw error;
   }
+  const config = () => live.current;
   const secrets = new SecretRegistry();
-  const rememberSecrets = () => secrets.add(config.models.map((m) => resolveApiKey(m, env)));
+  const rememberSecrets = () => secrets.add(config().models.map((m) => resolveApiKey(m, env)));
   rememberSecrets();
   const fileLogger: FileLogger | undefined = options.logger
     ? undefined
-    : createFileLogger(paths.logs, config.logLevel, secrets);
+    : createFileLogger(paths.logs, config().logLevel, secrets);
   const logger = options.logger ?? fileLogger!;
 
   // Temp files of a writer killed mid-write go in the background; close() waits for it.
@@ -180,55 +168,19 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     { personal: paths.memory, workspace: workingDirectory(), home: userHome(env) },
     logger,
   );
-  const models = new Map<string, Promise<ChatModel>>();
-  const sdkChatModel = (model: ModelConfig) => {
-    const key = JSON.stringify(model);
-    let made = models.get(key);
-    if (!made) {
-      // A debug copy of every answer only when the log would keep it.
-      made = createChatModel({
-        model,
-        configFile: paths.config,
-        logger,
-        env,
-        logResponses: config.logLevel === 'debug',
-        extraBody: model.extraBody,
-      });
-      models.set(key, made);
-    }
-    return made;
-  };
-  const chatModel = options.chatModel ?? sdkChatModel;
+  const chatModel = options.chatModel ?? sdkChatModels(paths.config, config, logger, env);
 
-  const reload = async () => {
-    config = await load();
-    fileLogger?.setLevel(config.logLevel);
+  live.onReload((loaded) => {
+    fileLogger?.setLevel(loaded.logLevel);
     rememberSecrets();
-    return config;
-  };
+  });
+  const reload = () => live.reload();
 
   // What every conversation's commands share; the session commands are added per chat.
-  const shared: Omit<
-    CommandContext,
-    | 'newSession'
-    | 'listSessions'
-    | 'searchSessions'
-    | 'resumeSession'
-    | 'toolResults'
-    | 'currentSession'
-    | 'renameSession'
-    | 'deleteSession'
-    | 'exportSession'
-    | 'downloadSession'
-    | 'lastExchanges'
-    | 'usage'
-    | 'rewind'
-    | 'undoRewind'
-    | 'keys'
-  > = {
-    config: () => config,
+  const shared: Omit<CommandContext, keyof ConversationCommands | 'keys'> = {
+    config,
     async setActiveModel(choice) {
-      modelOverride = undefined;
+      live.dropModelOverride();
       await updateJsonFile(paths.config, (current) => activeModelChanges(current, choice));
       const active = (await reload()).activeModel!;
       logger.info(`Active model set to ${active.label} (${active.provider}).`);
@@ -273,34 +225,21 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     saveToolResult: (label, text) => saveToolResult(paths.toolResults, label, text),
     discoverModels: async () =>
       (
-        await Promise.all([discoverOllama(config, logger), discoverAccountModels(config, env, logger)])
+        await Promise.all([discoverOllama(config(), logger), discoverAccountModels(config(), env, logger)])
       ).flat(),
     async toolLimitLines() {
-      const active = config.activeModel;
+      const { activeModel: active, askUserTool, memory: remembers } = config();
       const tools = mcp.source.tools();
       // Nothing to leave out: the model's SDK (and its tokenizer) need not load for this.
       if (!active || !tools.length) return [];
-      const bounds = toolBounds(config, active, await chatModel(active), await toolShareCounter(active));
-      const builtins = (config.askUserTool ? 1 : 0) + (config.memory ? 1 : 0);
+      const bounds = toolBounds(config(), active, await chatModel(active), await toolShareCounter(active));
+      const builtins = (askUserTool ? 1 : 0) + (remembers ? 1 : 0);
       return fittedToolsNotice(active.label, bounds, fitTools(tools, bounds, builtins));
     },
   };
 
-  // What the environment reaches (keys, OLLAMA_HOST, a local Ollama): asked once, for the first-run offer and for a
-  // model to answer with while config.json has none; started with the first conversation, so a message rarely
-  // waits for it.
-  let environmentSearch: Promise<EnvironmentModel[]> | undefined;
-  const fromEnvironment = () => {
-    environmentSearch ??= environmentModels(env, logger).then(
-      async (found) => {
-        environmentModel = found[0]?.model;
-        if (environmentModel && !config.models.length) await reload().catch(() => undefined);
-        return found;
-      },
-      () => [],
-    );
-    return environmentSearch;
-  };
+  const fromEnvironment = () => live.fromEnvironment(logger);
+  const modelFromEnvironment = () => live.modelFromEnvironment(logger);
 
   const settingsListeners = new Set<(change: SettingsChange) => void>();
   const announce = (change: SettingsChange) => {
@@ -309,7 +248,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
 
   return {
     paths,
-    config: () => config,
+    config,
     logger,
     secrets,
     onSettingsChange(listener) {
@@ -322,20 +261,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpServers: (ifStarted) => mcp.view(ifStarted),
     mcpPool: () => mcp.pool(),
     setUpChoices: () => firstRunChoices(paths.config, fromEnvironment),
-    modelFromEnvironment: async () => {
-      if (!config.models.length) await fromEnvironment();
-    },
+    modelFromEnvironment,
     mcpReady: () => mcp.readyPool(),
     toolLimitLines: () => shared.toolLimitLines(),
     openChat(chatOptions = {}) {
       const conversation = new Conversation(sessions, logger);
       // A conversation with no model in config.json looks for one in the environment at once.
-      if (!config.models.length) void fromEnvironment();
+      if (!config().models.length) void fromEnvironment();
       const engine = new Engine({
-        config: () => config,
-        modelFromEnvironment: async () => {
-          if (!config.models.length) await fromEnvironment();
-        },
+        config,
+        modelFromEnvironment,
         allowTool: (tool) => shared.allowTool(tool),
         basePrompt: () => readBaseSystemPrompt(paths),
         chatModel,
@@ -365,31 +300,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
           await shared.setMcpEnabled(name, on);
           announce({ text: `Server "${name}" is now ${on ? 'enabled' : 'disabled'}.`, chat });
         },
-        toolResults: () => conversation.toolResults,
-        newSession: async () => {
-          await conversation.settled();
-          conversation.reset();
-        },
-        listSessions: () => sessions.list(20),
-        searchSessions: (words) => sessions.search(words, 20),
-        currentSession: () => conversation.sessionFile,
-        async renameSession(title, file) {
-          if (!file || file === conversation.sessionFile) return conversation.rename(title);
-          return sessions.rename(file, await sessions.load(file), title);
-        },
-        deleteSession: (file) => sessions.trash(file),
-        async exportSession(format, target, overwrite, file) {
-          const other = file && file !== conversation.sessionFile;
-          const saved = other ? { file, session: await sessions.load(file) } : await conversation.saved();
-          if (!saved) return undefined;
-          return exportSession(saved.file, saved.session, format, target, workingDirectory(), overwrite);
-        },
-        downloadSession: async (format, file) => sessionDownload(file, await sessions.load(file), format),
-        lastExchanges: (n) => conversation.lastExchanges(n),
-        usage: () => ({ turns: conversation.usage(), context: conversation.contextPercent }),
-        rewind: (n, rewindOptions) => conversation.rewind(n, rewindOptions),
-        undoRewind: () => conversation.undoRewind(),
-        resumeSession: (file) => conversation.resume(file),
+        ...conversationCommands(conversation, sessions),
       };
       const chat: Chat = { engine, commands, conversation };
       return chat;
